@@ -1,0 +1,37 @@
+# Two commands for a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: install run test lint ci migrations-check bench
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+# Migrate, load the demo world into an empty database, then serve the site
+# with the background job worker beside it (stopped when the site stops).
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: install
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+migrations-check: install
+	$(PY) manage.py makemigrations --check --dry-run
+
+ci:
+	bash .ci/run

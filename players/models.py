@@ -1,0 +1,92 @@
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models.functions import Concat
+from django_countries.fields import CountryField
+
+from players import geography
+
+MEMBERSHIP_NUMBER_PATTERN = r"^[A-Za-z0-9-]{1,32}$"
+membership_number_validator = RegexValidator(
+    MEMBERSHIP_NUMBER_PATTERN, "1 to 32 characters: letters, digits and hyphens."
+)
+
+
+class Participant(models.Model):
+    """One side of a match: a player, or a team in a team event.
+
+    Players and teams share this id space so that matches, standings and
+    rating histories need one column for "who", whatever the event type.
+    """
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", "Player"
+        TEAM = "team", "Team"
+
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(kind__in=["player", "team"]), name="participant_kind_valid"),
+        ]
+
+    def __str__(self):
+        entity = getattr(self, self.kind, None)
+        return str(entity) if entity else f"{self.kind} #{self.pk}"
+
+
+class PlayerQuerySet(models.QuerySet):
+    def in_continent(self, continent: str):
+        return self.filter(country__in=geography.countries_in(continent))
+
+
+class Player(models.Model):
+    participant = models.OneToOneField(Participant, on_delete=models.PROTECT, related_name="player")
+    membership_number = models.CharField(
+        "membership number", max_length=32, unique=True, validators=[membership_number_validator]
+    )
+    name = models.CharField(max_length=200)
+    country = CountryField(blank=True, db_index=True)
+    region = models.CharField(max_length=6, blank=True, db_index=True, help_text="ISO 3166-2 code, e.g. DE-BY.")
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "membership_number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(region="") | models.Q(region__startswith=Concat("country", models.Value("-"))),
+                name="player_region_in_country",
+                violation_error_message="The region must be a subdivision of the player's country.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.membership_number})"
+
+    @property
+    def continent(self) -> str:
+        return geography.continent_of(self.country.code or "")
+
+    @property
+    def continent_name(self) -> str:
+        return geography.CONTINENT_NAMES.get(self.continent, "")
+
+
+def team_member_key(membership_numbers) -> str:
+    """A team is its set of members: the same set is the same team (SPEC 1)."""
+    return " ".join(sorted(membership_numbers))
+
+
+class Team(models.Model):
+    participant = models.OneToOneField(Participant, on_delete=models.PROTECT, related_name="team")
+    name = models.CharField(max_length=200, blank=True)
+    members = models.ManyToManyField(Player, related_name="teams")
+    member_key = models.CharField(
+        max_length=200, unique=True, editable=False, help_text="The members' membership numbers, sorted."
+    )
+
+    class Meta:
+        ordering = ["name", "member_key"]
+
+    def __str__(self):
+        return self.name or self.member_key.replace(" ", " / ")

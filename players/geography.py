@@ -35,9 +35,7 @@ _COUNTRIES_BY_CONTINENT = {
 }
 
 CONTINENT_OF_COUNTRY = {
-    country: continent
-    for continent, countries in _COUNTRIES_BY_CONTINENT.items()
-    for country in countries.split()
+    country: continent for continent, countries in _COUNTRIES_BY_CONTINENT.items() for country in countries.split()
 }
 
 

@@ -59,9 +59,7 @@ class Category(models.Model):
     provisional_until = models.PositiveIntegerField(
         "provisional threshold", default=0, help_text="Matches rated provisionally (dci-1997); 0 for none."
     )
-    display_rounding = models.CharField(
-        max_length=8, choices=DisplayRounding.choices, default=DisplayRounding.TRUNCATE
-    )
+    display_rounding = models.CharField(max_length=8, choices=DisplayRounding.choices, default=DisplayRounding.TRUNCATE)
     inactivity_months = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Months without an event before a player leaves the rankings."
     )

@@ -1,0 +1,154 @@
+"""Read a results bundle (a folder or a .zip of UTF-8 CSV files) into rows with line numbers."""
+
+import csv
+import io
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from events.importer.errors import BUNDLE_FILES, BundleError
+
+REQUIRED_FILES = ("players.csv", "events.csv", "matches.csv")
+
+# Required and optional columns per file (SPEC 6). Unknown columns are ignored.
+COLUMNS = {
+    "categories.csv": (("slug", "name", "ruleset", "formats", "team_size", "ranked_after"), ("components",)),
+    "players.csv": (("id", "name"), ("country", "region")),
+    "teams.csv": (("id", "name", "member1", "member2", "member3"), ()),
+    "events.csv": (
+        ("id", "name", "date", "format", "k", "players", "level2_judge"),
+        ("team_size", "structure", "country", "city", "level"),
+    ),
+    "matches.csv": (
+        ("event_id", "round", "player1_id", "player2_id", "player1_games", "player2_games", "draws"),
+        ("elimination",),
+    ),
+    "standings.csv": (("event_id", "player_id", "rank", "vp", "gw", "final"), ()),
+}
+
+# A zip may not unpack to more than this: a guard against zip bombs.
+MAX_UNPACKED_BYTES = 2 * 1024**3
+
+
+@dataclass
+class Table:
+    """One CSV file, parsed row by row on demand so a million-row file is never all in memory at once."""
+
+    file: str
+    text: str
+    columns: tuple[str, ...]  # the known columns, required then optional, in COLUMNS order
+    positions: tuple[int | None, ...]  # where each known column sits in a row (None: absent)
+    width: int
+
+    def rows(self, errors: list[BundleError]) -> Iterator[tuple[int, tuple[str, ...]]]:
+        """(line number, stripped values in `columns` order) for every data row; bad rows become errors."""
+        reader = csv.reader(io.StringIO(self.text, newline=""))
+        next(reader)
+        previous_end = reader.line_num
+        positions, width = self.positions, self.width
+        try:
+            for fields in reader:
+                line = previous_end + 1
+                previous_end = reader.line_num
+                if not fields or (len(fields) == 1 and not fields[0].strip()):
+                    continue
+                if len(fields) != width:
+                    errors.append(
+                        BundleError(
+                            self.file, line, "-", f"expected {width} fields as in the header, found {len(fields)}"
+                        )
+                    )
+                    continue
+                yield line, tuple("" if at is None else fields[at].strip() for at in positions)
+        except csv.Error as exc:
+            errors.append(BundleError(self.file, reader.line_num, "-", f"malformed CSV: {exc}"))
+
+
+def _line_of_offset(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _decode(file: str, data: bytes, errors: list[BundleError]) -> str | None:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = _line_of_offset(data, exc.start)
+        errors.append(BundleError(file, line, "-", "the file is not valid UTF-8 text"))
+        return None
+
+
+def _parse_table(file: str, text: str, errors: list[BundleError]) -> Table | None:
+    required, optional = COLUMNS[file]
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        errors.append(BundleError(file, 1, "-", "the file is empty: a header row is required"))
+        return None
+    except csv.Error as exc:
+        errors.append(BundleError(file, 1, "-", f"malformed CSV: {exc}"))
+        return None
+    names = [name.strip().lower() for name in header]
+    missing = [column for column in required if column not in names]
+    for column in missing:
+        errors.append(BundleError(file, 1, column, "required column is missing from the header"))
+    if missing:
+        return None
+    known = (*required, *optional)
+    positions = tuple(names.index(column) if column in names else None for column in known)
+    return Table(file, text, known, positions, len(names))
+
+
+def _files_in_folder(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes() for name in BUNDLE_FILES if (folder / name).is_file()}
+
+
+def _files_in_zip(path: Path, errors: list[BundleError]) -> dict[str, bytes]:
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile:
+        errors.append(BundleError(path.name, 1, "-", "not a valid .zip file"))
+        return {}
+    with archive:
+        # Accept the files at the top of the archive or inside one folder (a zipped folder).
+        members = {}
+        for info in archive.infolist():
+            name = info.filename.rsplit("/", 1)[-1]
+            if name in BUNDLE_FILES and not info.is_dir():
+                if name in members:
+                    errors.append(BundleError(name, 1, "-", f"the archive holds more than one {name}"))
+                members[name] = info
+        if sum(info.file_size for info in members.values()) > MAX_UNPACKED_BYTES:
+            errors.append(BundleError(path.name, 1, "-", "the archive unpacks to more than 2 GiB"))
+            return {}
+        return {name: archive.read(info) for name, info in members.items()}
+
+
+def bundle_read(source: Path) -> tuple[dict[str, Table], list[BundleError]]:
+    """Every bundle file that is present, parsed; and the errors found on the way."""
+    errors: list[BundleError] = []
+    source = Path(source)
+    if source.is_dir():
+        raw = _files_in_folder(source)
+    elif source.is_file() and source.suffix.lower() == ".zip":
+        raw = _files_in_zip(source, errors)
+    else:
+        what = "does not exist" if not source.exists() else "is neither a folder nor a .zip file"
+        return {}, [BundleError(str(source), 0, "-", f"the bundle {what}")]
+    for name in REQUIRED_FILES:
+        if name not in raw and not errors:
+            errors.append(BundleError(name, 0, "-", "required file is missing from the bundle"))
+    tables = {}
+    for name in BUNDLE_FILES:
+        if name in raw:
+            text = _decode(name, raw[name], errors)
+            table = _parse_table(name, text, errors) if text is not None else None
+            if table is not None:
+                tables[name] = table
+    return tables, errors
+
+
+def iter_rows(tables: dict[str, Table], file: str, errors: list[BundleError]):
+    table = tables.get(file)
+    return table.rows(errors) if table else iter(())

@@ -1,0 +1,453 @@
+"""Compare a valid bundle with the database and write the difference in bulk.
+
+Players are matched by membership number, teams by their member set, events
+by id; an event's matches and standings are matched by round and pairing and
+by participant. Only what differs is written, so importing the same bundle
+twice changes nothing the second time.
+"""
+
+from dataclasses import dataclass, field
+from datetime import date
+from itertools import count
+
+from django_countries.fields import Country
+
+from events.importer.validation import LOOKUP_CHUNK, ValidBundle
+from events.models import Event, EventStatus, Match, Standing
+from lib.bulk import delete_ids, insert_rows
+from players.models import Participant, Player, Team, team_member_key
+from ratings.models import RULESET_DEFAULTS, Category, Ruleset
+
+EVENT_FIELDS = (
+    "name",
+    "date",
+    "format",
+    "k",
+    "player_count",
+    "level2_judge",
+    "team_size",
+    "structure",
+    "country",
+    "city",
+    "level",
+)
+# Fields whose change alters ratings, so the affected categories are recomputed.
+RATED_EVENT_FIELDS = {"date", "format", "k", "player_count", "level2_judge", "team_size", "level"}
+
+
+@dataclass
+class Tally:
+    created: int = 0
+    updated: int = 0
+    deleted: int = 0
+    unchanged: int = 0
+
+    def __str__(self):
+        parts = [f"{self.created} created", f"{self.updated} updated"]
+        if self.deleted:
+            parts.append(f"{self.deleted} deleted")
+        parts.append(f"{self.unchanged} unchanged")
+        return ", ".join(parts)
+
+
+@dataclass
+class ImportReport:
+    dry_run: bool = False
+    categories: Tally = field(default_factory=Tally)
+    players: Tally = field(default_factory=Tally)
+    teams: Tally = field(default_factory=Tally)
+    events: Tally = field(default_factory=Tally)
+    matches: Tally = field(default_factory=Tally)
+    standings: Tally = field(default_factory=Tally)
+    # Category slug -> the earliest date whose ratings the import changes.
+    affected: dict[str, date] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return any(
+            tally.created or tally.updated or tally.deleted
+            for tally in (self.categories, self.players, self.teams, self.events, self.matches, self.standings)
+        )
+
+    def __str__(self):
+        lines = ["Dry run: nothing was saved." if self.dry_run else "Import complete."]
+        for name in ("categories", "players", "teams", "events", "matches", "standings"):
+            lines.append(f"  {name}: {getattr(self, name)}")
+        if self.affected:
+            since = ", ".join(f"{slug} from {day:%Y-%m-%d}" for slug, day in sorted(self.affected.items()))
+            lines.append(f"  ratings affected: {since}")
+        elif not self.changed:
+            lines.append("  nothing changed")
+        return "\n".join(lines)
+
+
+def _chunks(items, size=LOOKUP_CHUNK):
+    items = list(items)
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class BundleWriter:
+    """Writes one valid bundle; with dry_run it only counts what it would write."""
+
+    def __init__(self, bundle: ValidBundle, *, dry_run: bool, organizer=None):
+        self.bundle = bundle
+        self.dry_run = dry_run
+        self.organizer = organizer
+        self.report = ImportReport(dry_run=dry_run)
+        self._placeholder_ids = count(-1, -1)  # dry run: ids for rows that would be created
+        self.touched_events: list[tuple[str, int, date]] = []  # (format, team size, date) whose ratings change
+        self.redefined_categories: set[str] = set()  # recomputed whole
+
+    def write(self) -> ImportReport:
+        self.write_categories()
+        player_ids = self.write_players()
+        team_ids = self.write_teams(player_ids)
+        events = self.write_events()
+        self.write_results(events, player_ids, team_ids)
+        self.report.affected = self.affected_categories()
+        return self.report
+
+    def _new_participants(self, kind: str, number: int) -> list[int]:
+        if self.dry_run:
+            return [next(self._placeholder_ids) for _ in range(number)]
+        created = Participant.objects.bulk_create([Participant(kind=kind) for _ in range(number)])
+        return [participant.pk for participant in created]
+
+    # categories -----------------------------------------------------------
+
+    def write_categories(self) -> None:
+        tally = self.report.categories
+        existing = {category.slug: category for category in Category.objects.all()}
+        for record in self.bundle.categories:
+            values = {
+                **RULESET_DEFAULTS[Ruleset(record.ruleset)],
+                "name": record.name,
+                "ruleset": record.ruleset,
+                "formats": record.formats,
+                "team_size": record.team_size,
+                "ranked_after": record.ranked_after,
+            }
+            if record.components:
+                values["components"] = " ".join(record.components.split())
+            category = existing.get(record.slug)
+            if category is None:
+                tally.created += 1
+                if not self.dry_run:
+                    Category.objects.create(slug=record.slug, position=len(existing) + tally.created, **values)
+            elif any(getattr(category, name) != value for name, value in values.items()):
+                tally.updated += 1
+                self.redefined_categories.add(record.slug)
+                if not self.dry_run:
+                    for name, value in values.items():
+                        setattr(category, name, value)
+                    category.save()
+            else:
+                tally.unchanged += 1
+
+    # players and teams ----------------------------------------------------
+
+    def write_players(self) -> dict[str, tuple[int, int]]:
+        """Membership number -> (player id, participant id) for every player the bundle names."""
+        tally = self.report.players
+        records = self.bundle.players
+        numbers = records.keys() | self.bundle.registered_players
+        ids: dict[str, tuple[int, int]] = {}
+        changed = []
+        for chunk in _chunks(numbers):
+            for player in Player.objects.filter(membership_number__in=chunk).only(
+                "id", "participant_id", "membership_number", "name", "country", "region"
+            ):
+                ids[player.membership_number] = (player.pk, player.participant_id)
+                record = records.get(player.membership_number)
+                if record is None:
+                    continue
+                if (player.name, player.country.code or "", player.region) != (
+                    record.name,
+                    record.country,
+                    record.region,
+                ):
+                    player.name, player.country, player.region = record.name, record.country, record.region
+                    changed.append(player)
+                else:
+                    tally.unchanged += 1
+        new = [record for number, record in records.items() if number not in ids]
+        participant_ids = self._new_participants(Participant.Kind.PLAYER, len(new))
+        if self.dry_run:
+            for record, participant_id in zip(new, participant_ids, strict=True):
+                ids[record.number] = (participant_id, participant_id)
+        else:
+            created = Player.objects.bulk_create(
+                Player(
+                    participant_id=participant_id,
+                    membership_number=record.number,
+                    name=record.name,
+                    country=record.country,
+                    region=record.region,
+                )
+                for record, participant_id in zip(new, participant_ids, strict=True)
+            )
+            for player in created:
+                ids[player.membership_number] = (player.pk, player.participant_id)
+            Player.objects.bulk_update(changed, ["name", "country", "region"], batch_size=1000)
+        tally.created += len(new)
+        tally.updated += len(changed)
+        return ids
+
+    def write_teams(self, player_ids) -> dict[str, int]:
+        """Bundle team id -> participant id."""
+        tally = self.report.teams
+        keys = {ref: team_member_key(record.members) for ref, record in self.bundle.teams.items()}
+        existing: dict[str, Team] = {}
+        for chunk in _chunks(set(keys.values())):
+            existing.update((team.member_key, team) for team in Team.objects.filter(member_key__in=chunk))
+        ids: dict[str, int] = {}
+        renamed, new = [], {}
+        for ref, record in self.bundle.teams.items():
+            key = keys[ref]
+            team = existing.get(key)
+            if team is not None:
+                ids[ref] = team.participant_id
+                if record.name and team.name != record.name:
+                    team.name = record.name
+                    renamed.append(team)
+                else:
+                    tally.unchanged += 1
+            elif key not in new:
+                new[key] = record
+        participant_ids = dict(zip(new, self._new_participants(Participant.Kind.TEAM, len(new)), strict=True))
+        if not self.dry_run and new:
+            teams = Team.objects.bulk_create(
+                Team(participant_id=participant_ids[key], name=record.name, member_key=key)
+                for key, record in new.items()
+            )
+            Team.members.through.objects.bulk_create(
+                Team.members.through(team_id=team.pk, player_id=player_ids[member][0])
+                for team, record in zip(teams, new.values(), strict=True)
+                for member in record.members
+            )
+            Team.objects.bulk_update(renamed, ["name"])
+        for ref, key in keys.items():
+            ids.setdefault(ref, participant_ids.get(key))
+        tally.created += len(new)
+        tally.updated += len({team.pk for team in renamed})
+        return ids
+
+    # events ---------------------------------------------------------------
+
+    def write_events(self) -> dict[str, tuple[int, bool]]:
+        """Event code -> (event id, whether it existed before)."""
+        tally = self.report.events
+        records = self.bundle.events
+        existing: dict[str, Event] = {}
+        for chunk in _chunks(records):
+            existing.update((event.code, event) for event in Event.objects.filter(code__in=chunk))
+        result: dict[str, tuple[int, bool]] = {}
+        changed_events, changed_fields = [], set()
+        new = []
+        for code, record in records.items():
+            values = self._event_values(record)
+            event = existing.get(code)
+            if event is None:
+                new.append(Event(code=code, organizer=self.organizer, status=EventStatus.SUBMITTED, **values))
+                self.touched_events.append((record.format, record.team_size, record.date))
+                continue
+            result[code] = (event.pk, True)
+            differing = {name for name, value in values.items() if _stored(getattr(event, name)) != value}
+            if not differing:
+                tally.unchanged += 1
+                continue
+            if differing & RATED_EVENT_FIELDS:
+                self.touched_events.append((event.format, event.team_size, event.date))
+                self.touched_events.append((record.format, record.team_size, record.date))
+            for name in differing:
+                setattr(event, name, values[name])
+            changed_events.append(event)
+            changed_fields |= differing
+        tally.created += len(new)
+        tally.updated += len(changed_events)
+        if self.dry_run:
+            for event in new:
+                result[event.code] = (next(self._placeholder_ids), False)
+        else:
+            # Created in file order, so ids follow the order the events were recorded in.
+            for event in Event.objects.bulk_create(new):
+                result[event.code] = (event.pk, False)
+            if changed_events:
+                Event.objects.bulk_update(changed_events, sorted(changed_fields))
+        return result
+
+    def _event_values(self, record) -> dict:
+        return {
+            "name": record.name,
+            "date": record.date,
+            "format": record.format,
+            "k": record.k,
+            "player_count": record.player_count or len(record.participants),
+            "level2_judge": record.level2_judge,
+            "team_size": record.team_size,
+            "structure": record.structure,
+            "country": record.country,
+            "city": record.city,
+            "level": record.level,
+        }
+
+    # matches and standings -----------------------------------------------
+
+    def write_results(self, events, player_ids, team_ids) -> None:
+        def participant(event_record, ref):
+            if not ref:
+                return None
+            return team_ids[ref] if event_record.team_size > 1 else player_ids[ref][1]
+
+        new_matches, new_standings = [], []
+        existing_event_ids = {event_id: code for code, (event_id, existed) in events.items() if existed}
+        stored_matches = self._stored_matches(existing_event_ids)
+        stored_standings = self._stored_standings(existing_event_ids)
+        match_updates, match_deletes, standing_updates, standing_deletes = [], [], [], []
+
+        for code, record in self.bundle.events.items():
+            event_id, existed = events[code]
+            matches = [
+                (event_id, rnd, participant(record, ref1), participant(record, ref2), g1, g2, draws, elim)
+                for _, rnd, ref1, ref2, g1, g2, draws, elim in self.bundle.matches.get(code, ())
+            ]
+            standings = [
+                (event_id, participant(record, ref), rank, vp, gw, final)
+                for _, ref, rank, vp, gw, final in self.bundle.standings.get(code, ())
+            ]
+            if not existed:
+                new_matches.extend(matches)
+                new_standings.extend(standings)
+                continue
+            changed = self._diff_matches(
+                matches, stored_matches.get(event_id, {}), new_matches, match_updates, match_deletes
+            )
+            changed |= self._diff_standings(
+                standings, stored_standings.get(event_id, {}), new_standings, standing_updates, standing_deletes
+            )
+            if changed:
+                self.touched_events.append((record.format, record.team_size, record.date))
+
+        self.report.matches.created += len(new_matches)
+        self.report.matches.updated += len(match_updates)
+        self.report.matches.deleted += len(match_deletes)
+        self.report.standings.created += len(new_standings)
+        self.report.standings.updated += len(standing_updates)
+        self.report.standings.deleted += len(standing_deletes)
+        if self.dry_run:
+            return
+        delete_ids(Match, match_deletes)
+        delete_ids(Standing, standing_deletes)
+        Match.objects.bulk_update(
+            match_updates, ["participant1", "participant2", "games1", "games2", "draws", "elimination"], batch_size=1000
+        )
+        Standing.objects.bulk_update(standing_updates, ["rank", "vp", "gw", "final"], batch_size=1000)
+        insert_rows(
+            Match,
+            ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"],
+            new_matches,
+        )
+        insert_rows(Standing, ["event", "participant", "rank", "vp", "gw", "final"], new_standings)
+
+    def _stored_matches(self, event_codes_by_id) -> dict[int, dict[tuple, Match]]:
+        stored: dict[int, dict[tuple, Match]] = {}
+        for chunk in _chunks(event_codes_by_id, 500):
+            for match in Match.objects.filter(event_id__in=chunk):
+                key = _pairing_key(match.round, match.participant1_id, match.participant2_id)
+                stored.setdefault(match.event_id, {})[key] = match
+        return stored
+
+    def _stored_standings(self, event_codes_by_id) -> dict[int, dict[int, Standing]]:
+        stored: dict[int, dict[int, Standing]] = {}
+        for chunk in _chunks(event_codes_by_id, 500):
+            for standing in Standing.objects.filter(event_id__in=chunk):
+                stored.setdefault(standing.event_id, {})[standing.participant_id] = standing
+        return stored
+
+    def _diff_matches(self, rows, stored, new, updates, deletes) -> bool:
+        changed = False
+        seen = set()
+        for row in rows:
+            _, rnd, p1, p2, g1, g2, draws, elim = row
+            key = _pairing_key(rnd, p1, p2)
+            seen.add(key)
+            match = stored.get(key)
+            if match is None:
+                new.append(row)
+                changed = True
+                continue
+            if match.participant1_id != p1:  # the same pairing written the other way round
+                p1, p2, g1, g2 = p2, p1, g2, g1
+            if (match.games1, match.games2, match.draws, match.elimination) == (g1, g2, draws, elim):
+                self.report.matches.unchanged += 1
+                continue
+            match.games1, match.games2, match.draws, match.elimination = g1, g2, draws, elim
+            updates.append(match)
+            changed = True
+        for key, match in stored.items():
+            if key not in seen:
+                deletes.append(match.pk)
+                changed = True
+        return changed
+
+    def _diff_standings(self, rows, stored, new, updates, deletes) -> bool:
+        changed = False
+        seen = set()
+        for row in rows:
+            _, participant_id, rank, vp, gw, final = row
+            seen.add(participant_id)
+            standing = stored.get(participant_id)
+            if standing is None:
+                new.append(row)
+                changed = True
+            elif (standing.rank, standing.vp, standing.gw, standing.final) == (rank, vp, gw, final):
+                self.report.standings.unchanged += 1
+            else:
+                standing.rank, standing.vp, standing.gw, standing.final = rank, vp, gw, final
+                updates.append(standing)
+                changed = True
+        for participant_id, standing in stored.items():
+            if participant_id not in seen:
+                deletes.append(standing.pk)
+                changed = True
+        return changed
+
+    # what to recompute ----------------------------------------------------
+
+    def affected_categories(self) -> dict[str, date]:
+        categories = list(Category.objects.all())
+        earliest: dict[str, date] = {}
+
+        def touch(slug, day):
+            if slug not in earliest or day < earliest[slug]:
+                earliest[slug] = day
+
+        for slug in self.redefined_categories:
+            touch(slug, date.min)
+        for fmt, team_size, day in self.touched_events:
+            for category in categories:
+                if (
+                    category.ruleset != Ruleset.DERIVED
+                    and category.team_size == team_size
+                    and fmt in category.format_list
+                ):
+                    touch(category.slug, day)
+        for category in categories:
+            if category.ruleset == Ruleset.DERIVED:
+                days = [earliest[slug] for slug in category.component_list if slug in earliest]
+                if days:
+                    touch(category.slug, min(days))
+        return earliest
+
+
+def _pairing_key(round_number, participant1, participant2) -> tuple:
+    """A match is its round and its pairing, whichever way round the two are written."""
+    if participant2 is None:
+        return (round_number, participant1, None)
+    return (round_number, min(participant1, participant2), max(participant1, participant2))
+
+
+def _stored(value):
+    """A model field's value as the bundle writes it: countries are objects in the model, codes in the bundle."""
+    return value.code if isinstance(value, Country) else value

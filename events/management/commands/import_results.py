@@ -1,0 +1,23 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from events.importer import BundleInvalid, results_import
+
+
+class Command(BaseCommand):
+    help = "Import a results bundle (a folder or .zip of CSV files, SPEC section 6)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="Folder or .zip holding players.csv, events.csv, matches.csv, ...")
+        parser.add_argument("--dry-run", action="store_true", help="Check the bundle and report; save nothing.")
+        parser.add_argument(
+            "--no-recompute", action="store_true", help="Save the results but do not recompute ratings now."
+        )
+
+    def handle(self, *args, path, dry_run, no_recompute, **options):
+        try:
+            report = results_import(source=path, dry_run=dry_run)
+        except BundleInvalid as invalid:
+            for error in invalid.errors:
+                self.stderr.write(str(error))
+            raise CommandError(f"{len(invalid.errors)} error(s); nothing was saved.") from None
+        self.stdout.write(str(report))

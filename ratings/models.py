@@ -15,10 +15,16 @@ class DisplayRounding(models.TextChoices):
 
 
 # What a ruleset implies when a category does not say otherwise (SPEC 3).
+_ELO = {"provisional_until": 0, "inactivity_months": None, "window_months": None, "best_of": None}
 RULESET_DEFAULTS = {
-    Ruleset.DCI_2001: {"ranked_after": 10, "provisional_until": 0, "display_rounding": DisplayRounding.TRUNCATE},
-    Ruleset.DCI_1997: {"ranked_after": 25, "provisional_until": 25, "display_rounding": DisplayRounding.TRUNCATE},
-    Ruleset.MATCH_POINTS: {"ranked_after": 16, "provisional_until": 0, "display_rounding": DisplayRounding.ROUND},
+    Ruleset.DCI_2001: {**_ELO, "ranked_after": 10, "display_rounding": DisplayRounding.TRUNCATE},
+    Ruleset.DCI_1997: {
+        **_ELO,
+        "ranked_after": 25,
+        "provisional_until": 25,
+        "display_rounding": DisplayRounding.TRUNCATE,
+    },
+    Ruleset.MATCH_POINTS: {**_ELO, "ranked_after": 16, "display_rounding": DisplayRounding.ROUND},
     Ruleset.VEKN: {
         "ranked_after": 1,
         "provisional_until": 0,
@@ -27,7 +33,7 @@ RULESET_DEFAULTS = {
         "window_months": 18,
         "best_of": 8,
     },
-    Ruleset.DERIVED: {"ranked_after": 10, "provisional_until": 0, "display_rounding": DisplayRounding.TRUNCATE},
+    Ruleset.DERIVED: {**_ELO, "ranked_after": 10, "display_rounding": DisplayRounding.TRUNCATE},
 }
 
 

@@ -1,7 +1,9 @@
 """Read a results bundle (a folder or a .zip of UTF-8 CSV files) into rows with line numbers."""
 
+import codecs
 import csv
 import io
+import operator
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,10 +45,12 @@ class Table:
 
     def rows(self, errors: list[BundleError]) -> Iterator[tuple[int, tuple[str, ...]]]:
         """(line number, stripped values in `columns` order) for every data row; bad rows become errors."""
-        reader = csv.reader(io.StringIO(self.text, newline=""))
+        reader = csv.reader(io.StringIO(self.text, newline=""), strict=True)
         next(reader)
         previous_end = reader.line_num
-        positions, width = self.positions, self.width
+        width = self.width
+        # Absent optional columns read the empty string appended to every row.
+        pick = operator.itemgetter(*(width if at is None else at for at in self.positions))
         try:
             for fields in reader:
                 line = previous_end + 1
@@ -60,7 +64,8 @@ class Table:
                         )
                     )
                     continue
-                yield line, tuple("" if at is None else fields[at].strip() for at in positions)
+                fields.append("")
+                yield line, tuple(map(str.strip, pick(fields)))
         except csv.Error as exc:
             errors.append(BundleError(self.file, reader.line_num, "-", f"malformed CSV: {exc}"))
 
@@ -73,14 +78,16 @@ def _decode(file: str, data: bytes, errors: list[BundleError]) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = _line_of_offset(data, exc.start)
+        # utf-8-sig decodes after the byte-order mark, so offsets start past it.
+        bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+        line = _line_of_offset(data, exc.start + bom)
         errors.append(BundleError(file, line, "-", "the file is not valid UTF-8 text"))
         return None
 
 
 def _parse_table(file: str, text: str, errors: list[BundleError]) -> Table | None:
     required, optional = COLUMNS[file]
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -136,8 +143,9 @@ def bundle_read(source: Path) -> tuple[dict[str, Table], list[BundleError]]:
     else:
         what = "does not exist" if not source.exists() else "is neither a folder nor a .zip file"
         return {}, [BundleError(str(source), 0, "-", f"the bundle {what}")]
+    archive_unreadable = bool(errors)
     for name in REQUIRED_FILES:
-        if name not in raw and not errors:
+        if name not in raw and not archive_unreadable:
             errors.append(BundleError(name, 0, "-", "required file is missing from the bundle"))
     tables = {}
     for name in BUNDLE_FILES:

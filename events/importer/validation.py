@@ -20,7 +20,7 @@ MEMBERSHIP_NUMBER = re.compile(r"[A-Za-z0-9-]{1,32}")
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,49}")
 FORMAT = re.compile(r"[a-z0-9][a-z0-9.+-]{0,39}")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-HALF_POINTS = re.compile(r"\d{1,5}(\.\d+)?")
+HALF_POINTS = re.compile(r"[0-9]{1,5}(\.[0-9]+)?")
 SMALL_INT_MAX = 32767
 LOOKUP_CHUNK = 5000
 
@@ -88,8 +88,14 @@ class ValidBundle:
     registered_players: set[str]  # numbers used but not listed: already in the database
 
 
+_SMALL_COUNTS = {str(number): number for number in range(1000)}
+
+
 def _count(value: str, *, maximum: int = 2**31 - 1) -> int | None:
     """A non-negative whole number written with ASCII digits, or None."""
+    small = _SMALL_COUNTS.get(value)
+    if small is not None:
+        return small
     if value.isascii() and value.isdigit() and len(value) <= 10:
         number = int(value)
         if number <= maximum:
@@ -112,6 +118,7 @@ class BundleValidator:
         self.errors = errors
         # (file, line, column, number) of players named but not listed in players.csv
         self.unlisted: list[tuple[str, int, str, str]] = []
+        self.team_identity: dict[str, str] = {}  # team id -> the first id with the same members
 
     def error(self, file: str, line: int, column: str, message: str) -> None:
         self.errors.append(BundleError(file, line, column, message))
@@ -234,6 +241,7 @@ class BundleValidator:
     def teams(self, players: dict[str, PlayerRecord]) -> dict[str, TeamRecord]:
         file = "teams.csv"
         records: dict[str, TeamRecord] = {}
+        first_ref_of_members: dict[frozenset, str] = {}
         for line, (ref, name, *members) in self.rows(file):
             ok = True
             if not ref or len(ref) > 64:
@@ -257,6 +265,8 @@ class BundleValidator:
                 ok = False
             if ok:
                 records[ref] = TeamRecord(line, ref, name, tuple(members))
+                # Two ids with the same members are one team: check seats by the first id.
+                self.team_identity[ref] = first_ref_of_members.setdefault(frozenset(members), ref)
         return records
 
     # events.csv -----------------------------------------------------------
@@ -341,6 +351,9 @@ class BundleValidator:
 
     # matches.csv and standings.csv -----------------------------------------
 
+    def _identity(self, ref: str) -> str:
+        return self.team_identity.get(ref, ref)
+
     def _participant_ok(self, file, line, column, ref, event, players, teams) -> bool:
         if event.team_size > 1:
             if ref not in teams:
@@ -376,8 +389,8 @@ class BundleValidator:
                 ok = False
             if ref2 and event and not self._participant_ok(file, line, "player2_id", ref2, event, players, teams):
                 ok = False
-            if ref1 and ref1 == ref2:
-                self.error(file, line, "player2_id", f"{ref1} cannot play against themselves")
+            if ref1 and ref2 and self._identity(ref1) == self._identity(ref2):
+                self.error(file, line, "player2_id", f"{ref2} cannot play against themselves")
                 ok = False
             scores = []
             for column, text in (("player1_games", games1_text), ("player2_games", games2_text), ("draws", draws_text)):
@@ -402,7 +415,8 @@ class BundleValidator:
             if event and round_number:
                 round_seats = seats.setdefault((code, round_number), {})
                 for column, ref in (("player1_id", ref1), ("player2_id", ref2)):
-                    if ref and not (column == "player2_id" and ref == ref1):
+                    ref = self._identity(ref)
+                    if ref and not (column == "player2_id" and ref == self._identity(ref1)):
                         if ref in round_seats:
                             self.error(
                                 file,
@@ -439,13 +453,12 @@ class BundleValidator:
                 ok = False
             elif event and not self._participant_ok(file, line, "player_id", ref, event, players, teams):
                 ok = False
-            elif (code, ref) in seen:
-                self.error(
-                    file, line, "player_id", f"{ref} already has a standing in event {code} (line {seen[code, ref]})"
-                )
+            elif (code, self._identity(ref)) in seen:
+                first = seen[code, self._identity(ref)]
+                self.error(file, line, "player_id", f"{ref} already has a standing in event {code} (line {first})")
                 ok = False
             else:
-                seen[code, ref] = line
+                seen[code, self._identity(ref)] = line
             rank = _count(rank_text)
             if not rank:
                 self.error(file, line, "rank", f"{rank_text!r} is not a rank (1 or more)")

@@ -14,7 +14,7 @@ from django_countries.fields import Country
 
 from events.importer.validation import LOOKUP_CHUNK, ValidBundle
 from events.models import Event, EventStatus, Match, Standing
-from lib.bulk import delete_ids, insert_rows
+from lib.bulk import allocate_ids, delete_ids, foreign_keys_checked_as_a_set, insert_rows
 from players.models import Participant, Player, Team, team_member_key
 from ratings.models import RULESET_DEFAULTS, Category, Ruleset
 
@@ -111,8 +111,9 @@ class BundleWriter:
     def _new_participants(self, kind: str, number: int) -> list[int]:
         if self.dry_run:
             return [next(self._placeholder_ids) for _ in range(number)]
-        created = Participant.objects.bulk_create([Participant(kind=kind) for _ in range(number)])
-        return [participant.pk for participant in created]
+        ids = allocate_ids(Participant, number)
+        insert_rows(Participant, ["id", "kind"], ((pk, kind) for pk in ids))
+        return ids
 
     # categories -----------------------------------------------------------
 
@@ -133,6 +134,7 @@ class BundleWriter:
             category = existing.get(record.slug)
             if category is None:
                 tally.created += 1
+                self.redefined_categories.add(record.slug)
                 if not self.dry_run:
                     Category.objects.create(slug=record.slug, position=len(existing) + tally.created, **values)
             elif any(getattr(category, name) != value for name, value in values.items()):
@@ -173,22 +175,25 @@ class BundleWriter:
                     tally.unchanged += 1
         new = [record for number, record in records.items() if number not in ids]
         participant_ids = self._new_participants(Participant.Kind.PLAYER, len(new))
-        if self.dry_run:
-            for record, participant_id in zip(new, participant_ids, strict=True):
-                ids[record.number] = (participant_id, participant_id)
-        else:
-            created = Player.objects.bulk_create(
-                Player(
-                    participant_id=participant_id,
-                    membership_number=record.number,
-                    name=record.name,
-                    country=record.country,
-                    region=record.region,
-                )
-                for record, participant_id in zip(new, participant_ids, strict=True)
+        player_ids = participant_ids if self.dry_run else allocate_ids(Player, len(new))
+        for record, player_id, participant_id in zip(new, player_ids, participant_ids, strict=True):
+            ids[record.number] = (player_id, participant_id)
+        if not self.dry_run:
+            insert_rows(
+                Player,
+                ["id", "participant", "membership_number", "name", "country", "region"],
+                (
+                    (
+                        ids[record.number][0],
+                        ids[record.number][1],
+                        record.number,
+                        record.name,
+                        record.country,
+                        record.region,
+                    )
+                    for record in new
+                ),
             )
-            for player in created:
-                ids[player.membership_number] = (player.pk, player.participant_id)
             Player.objects.bulk_update(changed, ["name", "country", "region"], batch_size=1000)
         tally.created += len(new)
         tally.updated += len(changed)
@@ -226,6 +231,7 @@ class BundleWriter:
                 for team, record in zip(teams, new.values(), strict=True)
                 for member in record.members
             )
+        if not self.dry_run:
             Team.objects.bulk_update(renamed, ["name"])
         for ref, key in keys.items():
             ids.setdefault(ref, participant_ids.get(key))
@@ -339,23 +345,34 @@ class BundleWriter:
             return
         delete_ids(Match, match_deletes)
         delete_ids(Standing, standing_deletes)
-        Match.objects.bulk_update(
-            match_updates, ["participant1", "participant2", "games1", "games2", "draws", "elimination"], batch_size=1000
-        )
+        Match.objects.bulk_update(match_updates, ["games1", "games2", "draws", "elimination"], batch_size=1000)
         Standing.objects.bulk_update(standing_updates, ["rank", "vp", "gw", "final"], batch_size=1000)
-        insert_rows(
-            Match,
-            ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"],
-            new_matches,
-        )
-        insert_rows(Standing, ["event", "participant", "rank", "vp", "gw", "final"], new_standings)
+        with foreign_keys_checked_as_a_set(Match, rows=len(new_matches)):
+            insert_rows(
+                Match,
+                ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"],
+                new_matches,
+            )
+        with foreign_keys_checked_as_a_set(Standing, rows=len(new_standings)):
+            insert_rows(Standing, ["event", "participant", "rank", "vp", "gw", "final"], new_standings)
 
-    def _stored_matches(self, event_codes_by_id) -> dict[int, dict[tuple, Match]]:
-        stored: dict[int, dict[tuple, Match]] = {}
+    def _stored_matches(self, event_codes_by_id) -> dict[int, dict[tuple, tuple]]:
+        """event id -> pairing key -> (id, participant1, games1, games2, draws, elimination)."""
+        stored: dict[int, dict[tuple, tuple]] = {}
         for chunk in _chunks(event_codes_by_id, 500):
-            for match in Match.objects.filter(event_id__in=chunk):
-                key = _pairing_key(match.round, match.participant1_id, match.participant2_id)
-                stored.setdefault(match.event_id, {})[key] = match
+            rows = Match.objects.filter(event_id__in=chunk).values_list(
+                "event_id",
+                "round",
+                "participant1_id",
+                "participant2_id",
+                "id",
+                "games1",
+                "games2",
+                "draws",
+                "elimination",
+            )
+            for event_id, rnd, p1, p2, pk, g1, g2, draws, elim in rows.iterator(chunk_size=10000):
+                stored.setdefault(event_id, {})[_pairing_key(rnd, p1, p2)] = (pk, p1, g1, g2, draws, elim)
         return stored
 
     def _stored_standings(self, event_codes_by_id) -> dict[int, dict[int, Standing]]:
@@ -369,25 +386,37 @@ class BundleWriter:
         changed = False
         seen = set()
         for row in rows:
-            _, rnd, p1, p2, g1, g2, draws, elim = row
+            event_id, rnd, p1, p2, g1, g2, draws, elim = row
             key = _pairing_key(rnd, p1, p2)
             seen.add(key)
-            match = stored.get(key)
-            if match is None:
+            old = stored.get(key)
+            if old is None:
                 new.append(row)
                 changed = True
                 continue
-            if match.participant1_id != p1:  # the same pairing written the other way round
+            pk, stored_p1, *stored_result = old
+            if stored_p1 != p1:  # the same pairing written the other way round
                 p1, p2, g1, g2 = p2, p1, g2, g1
-            if (match.games1, match.games2, match.draws, match.elimination) == (g1, g2, draws, elim):
+            if stored_result == [g1, g2, draws, elim]:
                 self.report.matches.unchanged += 1
                 continue
-            match.games1, match.games2, match.draws, match.elimination = g1, g2, draws, elim
-            updates.append(match)
+            updates.append(
+                Match(
+                    pk=pk,
+                    event_id=event_id,
+                    round=rnd,
+                    participant1_id=p1,
+                    participant2_id=p2,
+                    games1=g1,
+                    games2=g2,
+                    draws=draws,
+                    elimination=elim,
+                )
+            )
             changed = True
-        for key, match in stored.items():
+        for key, (pk, *_) in stored.items():
             if key not in seen:
-                deletes.append(match.pk)
+                deletes.append(pk)
                 changed = True
         return changed
 

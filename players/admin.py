@@ -1,0 +1,193 @@
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.html import format_html
+from django_countries.filters import CountryFilter
+
+from events.models import Match
+from players import geography
+from players.models import Participant, Player, Team, team_member_key
+from players.services import participant_entity_delete, player_create, team_create, team_member_keys_refresh
+from players.validators import validate_region, validate_team_members
+
+
+def _adopt(obj, created):
+    """Make the admin's unsaved instance stand for the row a service created, so the admin logs and redirects to it."""
+    obj.pk = created.pk
+    obj.participant = created.participant
+    obj._state.adding = False
+
+
+class ParticipantEntityAdmin(admin.ModelAdmin):
+    """Players and teams: deleting one deletes its participant too, and only while nothing refers to it."""
+
+    def deletion_blockers(self, obj) -> list[str]:
+        participant, blockers = obj.participant, []
+        if Match.objects.filter(Q(participant1=participant) | Q(participant2=participant)).exists():
+            blockers.append(f"Matches of {obj}")
+        if participant.standings.exists():
+            blockers.append(f"Standings of {obj}")
+        return blockers
+
+    def get_deleted_objects(self, objs, request):
+        deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        protected = [*protected, *(blocker for obj in objs for blocker in self.deletion_blockers(obj))]
+        return deleted, model_count, perms_needed, protected
+
+    def delete_model(self, request, obj):
+        participant_entity_delete(entity=obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            participant_entity_delete(entity=obj)
+
+
+class ContinentFilter(admin.SimpleListFilter):
+    title = "continent"
+    parameter_name = "continent"
+
+    def lookups(self, request, model_admin):
+        return sorted(geography.CONTINENT_NAMES.items(), key=lambda item: item[1])
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(country__in=geography.countries_in(self.value()))
+        return queryset
+
+
+class HasRegionFilter(admin.SimpleListFilter):
+    title = "region known"
+    parameter_name = "has_region"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(region="")
+        if self.value() == "no":
+            return queryset.filter(region="")
+        return queryset
+
+
+@admin.register(Participant)
+class ParticipantAdmin(admin.ModelAdmin):
+    """Read-only: participants are created with their player or team."""
+
+    list_display = ["id", "kind", "entity"]
+    list_filter = ["kind"]
+    search_fields = ["player__membership_number", "player__name", "team__name", "team__member_key"]
+    list_select_related = ["player", "team"]
+    ordering = ["kind", "player__name", "team__name", "id"]
+
+    def get_queryset(self, request):
+        # Autocomplete widgets label each result with str(), which reads the player or team.
+        return super().get_queryset(request).select_related("player", "team")
+
+    @admin.display(description="player or team")
+    def entity(self, participant):
+        entity = getattr(participant, participant.kind, None)
+        if entity is None:
+            return "—"
+        url = reverse(f"admin:players_{participant.kind}_change", args=[entity.pk])
+        return format_html('<a href="{}">{}</a>', url, entity)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class PlayerAdminForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["membership_number", "name", "country", "region"]
+
+    def clean_region(self):
+        return self.cleaned_data["region"].strip().upper()
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if "region" in cleaned_data and "country" in cleaned_data:
+            try:
+                validate_region(cleaned_data["region"], cleaned_data["country"])
+            except ValidationError as error:
+                self.add_error("region", error)
+        return cleaned_data
+
+
+@admin.register(Player)
+class PlayerAdmin(ParticipantEntityAdmin):
+    form = PlayerAdminForm
+    list_display = ["membership_number", "name", "country", "region_display", "continent"]
+    list_display_links = ["membership_number", "name"]
+    list_filter = [("country", CountryFilter), ContinentFilter, HasRegionFilter]
+    search_fields = ["membership_number", "name"]
+    readonly_fields = ["participant"]
+    fields = ["membership_number", "name", "country", "region", "participant"]
+
+    @admin.display(description="region", ordering="region")
+    def region_display(self, player):
+        return f"{player.region} ({geography.region_name(player.region)})" if player.region else ""
+
+    @admin.display(description="continent")
+    def continent(self, player):
+        return player.continent_name
+
+    def deletion_blockers(self, player) -> list[str]:
+        # A team would be left short of a member, with a stale member key.
+        return [*super().deletion_blockers(player), *(f"Team {team}" for team in player.teams.all())]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            _adopt(obj, player_create(**form.cleaned_data))
+            return
+        super().save_model(request, obj, form, change)
+        if "membership_number" in form.changed_data:
+            team_member_keys_refresh(player=obj)
+
+
+class TeamAdminForm(forms.ModelForm):
+    class Meta:
+        model = Team
+        fields = ["name", "members"]
+
+    def clean_members(self):
+        members = self.cleaned_data["members"]
+        validate_team_members(members, team=self.instance)
+        return members
+
+
+@admin.register(Team)
+class TeamAdmin(ParticipantEntityAdmin):
+    form = TeamAdminForm
+    list_display = ["team_name", "member_list", "member_key"]
+    search_fields = ["name", "members__membership_number", "members__name"]
+    autocomplete_fields = ["members"]
+    readonly_fields = ["member_key", "participant"]
+    fields = ["name", "members", "member_key", "participant"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("members")
+
+    @admin.display(description="name", ordering="name")
+    def team_name(self, team):
+        return team.name or "(no name)"
+
+    @admin.display(description="members")
+    def member_list(self, team):
+        return ", ".join(str(member) for member in team.members.all())
+
+    def save_model(self, request, obj, form, change):
+        members = form.cleaned_data["members"]
+        if not change:
+            _adopt(obj, team_create(members=members, name=obj.name))
+            return
+        obj.member_key = team_member_key(member.membership_number for member in members)
+        super().save_model(request, obj, form, change)

@@ -1,0 +1,398 @@
+"""The admin: every page loads, searches and filters find the right rows, adds go through the services."""
+
+import datetime
+import itertools
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from events.models import Event, Match, Standing
+from players.models import Participant, Player, Team
+from players.services import player_create, team_create
+from ratings.models import Category
+
+pytestmark = pytest.mark.django_db
+
+OUR_MODELS = [model for label in ["players", "events", "ratings"] for model in apps.get_app_config(label).get_models()]
+_numbers = itertools.count(1)
+
+
+def url(model, view, *args):
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
+
+
+def listed(response):
+    assert response.status_code == 200
+    return list(response.context["cl"].result_list)
+
+
+def a_player(name=None, country="", region="", membership_number=None):
+    number = next(_numbers)
+    return player_create(
+        membership_number=membership_number or f"P{number}",
+        name=name or f"Player {number}",
+        country=country,
+        region=region,
+    )
+
+
+def a_team(name="", members=None):
+    return team_create(members=members or [a_player() for _ in range(3)], name=name)
+
+
+def an_event(name="Open", team_size=1, **fields):
+    fields.setdefault("date", datetime.date(2003, 5, 1))
+    return Event.objects.create(name=name, format="standard", team_size=team_size, player_count=8, **fields)
+
+
+def a_match(event, participant1, participant2, round_number=1, games=(2, 1)):
+    return Match.objects.create(
+        event=event,
+        round=round_number,
+        participant1=participant1,
+        participant2=participant2,
+        games1=games[0],
+        games2=games[1],
+    )
+
+
+@pytest.fixture
+def world():
+    """One row of every kind, so every changelist has something to render."""
+    alice = a_player("Alice Archer", "DE", "DE-BY")
+    bob = a_player("Bob Baker", "US", "US-CA")
+    team = a_team("The Three")
+    event = an_event("Grand Prix Berlin", code="gp-berlin", city="Berlin")
+    team_event = an_event("Team Open", team_size=3)
+    a_match(event, alice.participant, bob.participant)
+    a_match(event, alice.participant, None, round_number=2, games=(0, 0))
+    a_match(team_event, team.participant, a_team().participant)
+    Standing.objects.create(event=event, participant=alice.participant, rank=1, vp=3, gw=2, final="winner")
+    return {"alice": alice, "bob": bob, "team": team, "event": event}
+
+
+def test_every_model_of_our_apps_is_registered():
+    assert [model for model in OUR_MODELS if not admin.site.is_registered(model)] == []
+
+
+@pytest.mark.parametrize("model", OUR_MODELS, ids=lambda model: model._meta.label)
+def test_changelist_and_change_page_load(admin_client, world, model):
+    rows = listed(admin_client.get(url(model, "changelist")))
+    assert rows
+    assert admin_client.get(url(model, "change", rows[0].pk)).status_code == 200
+
+
+@pytest.mark.parametrize("model", OUR_MODELS, ids=lambda model: model._meta.label)
+def test_add_page_loads_unless_rows_come_from_elsewhere(admin_client, model):
+    expected = 403 if model is Participant else 200
+    assert admin_client.get(url(model, "add")).status_code == expected
+
+
+def test_participants_are_read_only(admin_client, world):
+    participant = world["alice"].participant
+    response = admin_client.post(url(Participant, "change", participant.pk), {"kind": "team"})
+    assert response.status_code == 403
+    assert admin_client.get(url(Participant, "delete", participant.pk)).status_code == 403
+
+
+def test_participant_changelist_says_what_each_participant_is(admin_client, world):
+    response = admin_client.get(url(Participant, "changelist"))
+    assert url(Player, "change", world["alice"].pk) in response.content.decode()
+    assert url(Team, "change", world["team"].pk) in response.content.decode()
+
+
+def test_it_searches_players_by_membership_number_and_name(admin_client, world):
+    assert listed(admin_client.get(url(Player, "changelist"), {"q": world["bob"].membership_number})) == [world["bob"]]
+    assert listed(admin_client.get(url(Player, "changelist"), {"q": "alice arch"})) == [world["alice"]]
+
+
+def test_it_filters_players_by_continent(admin_client):
+    german, american, japanese, unknown = (
+        a_player(country="DE"),
+        a_player(country="US"),
+        a_player(country="JP"),
+        a_player(),
+    )
+    changelist = url(Player, "changelist")
+    assert listed(admin_client.get(changelist, {"continent": "EU"})) == [german]
+    assert listed(admin_client.get(changelist, {"continent": "NA"})) == [american]
+    assert set(listed(admin_client.get(changelist))) == {german, american, japanese, unknown}
+
+
+def test_it_filters_players_by_country_and_known_region(admin_client, world):
+    changelist = url(Player, "changelist")
+    assert listed(admin_client.get(changelist, {"country": "US"})) == [world["bob"]]
+    with_region = listed(admin_client.get(changelist, {"has_region": "yes"}))
+    assert set(with_region) == {world["alice"], world["bob"]}
+    assert world["alice"] not in listed(admin_client.get(changelist, {"has_region": "no"}))
+
+
+def test_adding_a_player_creates_its_participant(admin_client):
+    data = {"membership_number": "4711", "name": "Carla Cruz", "country": "DE", "region": "de-by"}
+    response = admin_client.post(url(Player, "add"), data)
+    assert response.status_code == 302
+    player = Player.objects.get(membership_number="4711")
+    assert (player.name, player.region) == ("Carla Cruz", "DE-BY")
+    assert player.participant.kind == Participant.Kind.PLAYER
+    assert response.url == url(Player, "changelist")
+
+
+@pytest.mark.parametrize(
+    ("country", "region", "message"),
+    [
+        ("DE", "DE-XX", "DE-XX is not an ISO 3166-2 region code"),
+        ("FR", "DE-BY", "DE-BY is a region of Germany: set the country to Germany"),
+        ("", "US-CA", "US-CA is a region of United States of America"),
+    ],
+)
+def test_it_refuses_a_region_outside_the_players_country(admin_client, country, region, message):
+    data = {"membership_number": "4711", "name": "Carla Cruz", "country": country, "region": region}
+    response = admin_client.post(url(Player, "add"), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Player.objects.exists()
+    assert not Participant.objects.exists()
+
+
+def test_changing_a_membership_number_updates_the_keys_of_the_players_teams(admin_client, world):
+    alice = world["alice"]
+    team = a_team(members=[alice, world["bob"], a_player(membership_number="Z9")])
+    data = {"membership_number": "A1", "name": alice.name, "country": "DE", "region": "DE-BY"}
+    assert admin_client.post(url(Player, "change", alice.pk), data).status_code == 302
+    team.refresh_from_db()
+    assert team.member_key == f"A1 {world['bob'].membership_number} Z9"
+
+
+def test_adding_a_team_computes_its_member_key_and_participant(admin_client):
+    members = [a_player(membership_number=number) for number in ["30", "10", "20"]]
+    response = admin_client.post(url(Team, "add"), {"name": "Trio", "members": [member.pk for member in members]})
+    assert response.status_code == 302
+    team = Team.objects.get()
+    assert team.member_key == "10 20 30"
+    assert team.participant.kind == Participant.Kind.TEAM
+    assert set(team.members.all()) == set(members)
+
+
+def test_it_refuses_a_second_team_with_the_same_members(admin_client, world):
+    members = list(world["team"].members.all())
+    response = admin_client.post(url(Team, "add"), {"name": "Copy", "members": [member.pk for member in members]})
+    assert response.status_code == 200
+    assert "The team “The Three” already has exactly these members" in response.content.decode()
+    assert not Team.objects.filter(name="Copy").exists()
+
+
+def test_it_refuses_a_team_of_the_wrong_size(admin_client):
+    members = [a_player(), a_player()]
+    response = admin_client.post(url(Team, "add"), {"members": [member.pk for member in members]})
+    assert "A team has exactly 3 members; 2 chosen." in response.content.decode()
+    assert not Team.objects.exists()
+
+
+def test_editing_a_team_recomputes_its_member_key(admin_client, world):
+    team = world["team"]
+    members = [*team.members.all()][:2] + [world["alice"]]
+    data = {"name": team.name, "members": [member.pk for member in members]}
+    assert admin_client.post(url(Team, "change", team.pk), data).status_code == 302
+    team.refresh_from_db()
+    assert team.member_key.split() == sorted(member.membership_number for member in members)
+
+
+def test_it_searches_teams_by_member_number(admin_client, world):
+    member = world["team"].members.first()
+    assert listed(admin_client.get(url(Team, "changelist"), {"q": member.membership_number})) == [world["team"]]
+
+
+def test_it_searches_events_by_name_code_and_city(admin_client, world):
+    for term in ["grand prix", "gp-berlin", "berlin"]:
+        assert listed(admin_client.get(url(Event, "changelist"), {"q": term})) == [world["event"]]
+
+
+def test_the_event_page_links_to_its_matches_and_standings(admin_client, world):
+    event = world["event"]
+    page = admin_client.get(url(Event, "change", event.pk)).content.decode()
+    assert f'{url(Match, "changelist")}?event={event.pk}">2 matches</a>' in page
+    assert f'{url(Standing, "changelist")}?event={event.pk}">1 standing</a>' in page
+    matches = listed(admin_client.get(url(Match, "changelist"), {"event": event.pk}))
+    assert {match.event for match in matches} == {event}
+    assert len(matches) == 2
+
+
+def test_it_searches_matches_by_event_and_player(admin_client, world):
+    changelist = url(Match, "changelist")
+    by_event = listed(admin_client.get(changelist, {"q": "gp-berlin"}))
+    assert {match.event for match in by_event} == {world["event"]}
+    by_name = listed(admin_client.get(changelist, {"q": "bob baker"}))
+    assert [(match.participant1, match.participant2) for match in by_name] == [
+        (world["alice"].participant, world["bob"].participant)
+    ]
+    by_number = listed(admin_client.get(changelist, {"q": world["alice"].membership_number}))
+    assert len(by_number) == 2
+
+
+def test_it_filters_matches_by_result_round_and_elimination(admin_client, world):
+    changelist = url(Match, "changelist")
+    assert [match.is_bye for match in listed(admin_client.get(changelist, {"result": "bye"}))] == [True]
+    assert len(listed(admin_client.get(changelist, {"result": "win"}))) == 2
+    assert len(listed(admin_client.get(changelist, {"round": 2}))) == 1
+    assert listed(admin_client.get(changelist, {"elimination__exact": 1})) == []
+
+
+def test_it_searches_standings_by_player(admin_client, world):
+    rows = listed(admin_client.get(url(Standing, "changelist"), {"q": "alice"}))
+    assert [standing.participant for standing in rows] == [world["alice"].participant]
+
+
+def test_participant_autocomplete_finds_players_by_name(admin_client, world):
+    response = admin_client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "events", "model_name": "match", "field_name": "participant1", "term": "bob"},
+    )
+    assert response.status_code == 200
+    assert [result["text"] for result in response.json()["results"]] == [str(world["bob"])]
+
+
+def test_a_match_form_refuses_a_participant_who_already_plays_in_that_round(admin_client, world):
+    carol = a_player()
+    data = {
+        "event": world["event"].pk,
+        "round": 1,
+        "participant1": carol.participant.pk,
+        "participant2": world["bob"].participant.pk,
+        "games1": 2,
+        "games2": 0,
+        "draws": 0,
+    }
+    response = admin_client.post(url(Match, "add"), data)
+    assert f"{world['bob']} already plays a match in round 1." in response.content.decode()
+
+
+def test_a_match_form_refuses_a_team_in_an_individual_event(admin_client, world):
+    data = {
+        "event": world["event"].pk,
+        "round": 3,
+        "participant1": world["team"].participant.pk,
+        "participant2": world["bob"].participant.pk,
+        "games1": 2,
+        "games2": 0,
+        "draws": 0,
+    }
+    response = admin_client.post(url(Match, "add"), data)
+    assert "is played by players; The Three is a team." in response.content.decode()
+
+
+def test_a_match_form_refuses_a_drawn_elimination_match(admin_client, world):
+    data = {
+        "event": world["event"].pk,
+        "round": 3,
+        "participant1": world["alice"].participant.pk,
+        "participant2": world["bob"].participant.pk,
+        "games1": 1,
+        "games2": 1,
+        "draws": 0,
+        "elimination": "on",
+    }
+    response = admin_client.post(url(Match, "add"), data)
+    assert "An elimination-round match cannot be a draw." in response.content.decode()
+
+
+def test_the_match_changelist_query_count_does_not_grow_with_the_matches(admin_client):
+    event, team_event = an_event(), an_event("Team Open", team_size=3)
+
+    def add_matches(count):
+        for _ in range(count):
+            a_match(event, a_player().participant, a_player().participant)
+        a_match(event, a_player().participant, None, games=(0, 0))
+        a_match(team_event, a_team().participant, a_team().participant)
+
+    def queries():
+        with CaptureQueriesContext(connection) as context:
+            rows = listed(admin_client.get(url(Match, "changelist")))
+        return len(rows), len(context.captured_queries)
+
+    add_matches(1)
+    few_rows, few_queries = queries()
+    add_matches(25)
+    many_rows, many_queries = queries()
+    assert (few_rows, many_rows) == (3, 30)
+    assert many_queries == few_queries
+
+
+def test_the_team_changelist_query_count_does_not_grow_with_the_teams(admin_client):
+    def queries():
+        with CaptureQueriesContext(connection) as context:
+            listed(admin_client.get(url(Team, "changelist")))
+        return len(context.captured_queries)
+
+    a_team()
+    few = queries()
+    for _ in range(10):
+        a_team()
+    assert queries() == few
+
+
+def test_it_searches_categories_and_edits_their_position_in_the_list(admin_client):
+    changelist = url(Category, "changelist")
+    vtes = Category.objects.get(slug="vtes")
+    assert listed(admin_client.get(changelist, {"q": "vtes"})) == [vtes]
+    formset = {
+        "form-TOTAL_FORMS": 1,
+        "form-INITIAL_FORMS": 1,
+        "form-0-id": vtes.pk,
+        "form-0-position": 99,
+        "_save": "Save",
+    }
+    assert admin_client.post(f"{changelist}?q=vtes", formset).status_code == 302
+    vtes.refresh_from_db()
+    assert vtes.position == 99
+
+
+def test_a_derived_category_must_name_existing_components(admin_client):
+    data = {
+        "name": "Everything",
+        "slug": "everything",
+        "position": 9,
+        "ruleset": "derived",
+        "components": "constructed nonsense",
+        "team_size": 1,
+        "start_rating": 1600,
+        "ranked_after": 10,
+        "provisional_until": 0,
+        "display_rounding": "truncate",
+    }
+    response = admin_client.post(url(Category, "add"), data)
+    assert "No category has the slug: nonsense." in response.content.decode()
+    assert not Category.objects.filter(slug="everything").exists()
+
+
+def test_deleting_a_player_deletes_its_participant(admin_client):
+    player = a_player()
+    response = admin_client.post(url(Player, "delete", player.pk), {"post": "yes"})
+    assert response.status_code == 302
+    assert not Player.objects.exists()
+    assert not Participant.objects.exists()
+
+
+@pytest.mark.parametrize("who", ["alice", "team"])
+def test_it_refuses_to_delete_a_player_or_team_with_results(admin_client, world, who):
+    entity = world[who]
+    page = admin_client.post(url(type(entity), "delete", entity.pk), {"post": "yes"}).content.decode()
+    assert f"Matches of {entity}" in page
+    assert type(entity).objects.filter(pk=entity.pk).exists()
+
+
+def test_it_refuses_to_delete_a_team_member(admin_client, world):
+    member = world["team"].members.first()
+    page = admin_client.post(url(Player, "delete", member.pk), {"post": "yes"}).content.decode()
+    assert "Team The Three" in page
+    assert Player.objects.filter(pk=member.pk).exists()
+
+
+def test_bulk_deleting_players_deletes_their_participants(admin_client):
+    players = [a_player(), a_player()]
+    data = {"action": "delete_selected", "_selected_action": [player.pk for player in players], "post": "yes"}
+    assert admin_client.post(url(Player, "changelist"), data).status_code == 302
+    assert not Participant.objects.exists()

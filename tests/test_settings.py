@@ -1,0 +1,44 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "x7#kq2v!m9z@p4r8t1w6y3b5n0c2e7h9j4l6s8u1a3d5f7g9i0o2",
+    "DJANGO_ALLOWED_HOSTS": "ratings.example.org",
+}
+
+
+def manage(*args, env):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_settings_pass_the_deployment_checklist():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = manage("check", env={**PRODUCTION, "DJANGO_SECRET_KEY": ""})
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_a_malformed_boolean_setting_is_refused_with_its_name():
+    result = manage("check", env={"DJANGO_DEBUG": "maybe"})
+
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG must be true/false" in result.stderr

@@ -1,7 +1,8 @@
 from django import forms
 from django.contrib import admin
 
-from ratings.models import Category, Ruleset
+from ratings.models import Category, EventScore, RatingEntry, RecomputeRun, Ruleset
+from ratings.services import recompute_enqueue
 
 
 class CategoryAdminForm(forms.ModelForm):
@@ -57,6 +58,7 @@ class CategoryAdmin(admin.ModelAdmin):
     list_editable = ["position"]
     list_filter = ["ruleset", "team_size", "display_rounding"]
     search_fields = ["slug", "name", "formats"]
+    actions = ["recompute_whole_history"]
     prepopulated_fields = {"slug": ["name"]}
     fieldsets = [
         (None, {"fields": ["name", "slug", "position"]}),
@@ -67,3 +69,58 @@ class CategoryAdmin(admin.ModelAdmin):
         ),
         ("V:EKN", {"fields": ["inactivity_months", "window_months", "best_of"], "classes": ["collapse"]}),
     ]
+
+    @admin.action(description="Recompute the whole rating history (in the background)")
+    def recompute_whole_history(self, request, queryset):
+        runs = [
+            recompute_enqueue(category=category, since=None, reason="requested in the admin", requested_by=request.user)
+            for category in queryset
+        ]
+        queued = [run for run in runs if run]
+        self.message_user(
+            request,
+            f"{len(queued)} recompute(s) queued; follow them under Recompute runs."
+            + (" Derived categories are computed when read and need none." if len(queued) < len(runs) else ""),
+        )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Derived rows: written only by the recompute, so the admin shows them and nothing more."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RecomputeRun)
+class RecomputeRunAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id", "category", "since", "status", "reason", "requested_by", "queued_at", "started_at", "duration",
+        "computed_since", "matches_rated", "entries_written",
+    ]  # fmt: skip
+    list_filter = ["status", "category"]
+    list_select_related = ["category", "requested_by"]
+    search_fields = ["reason", "error"]
+    date_hierarchy = "queued_at"
+
+
+@admin.register(RatingEntry)
+class RatingEntryAdmin(ReadOnlyAdmin):
+    list_display = [
+        "seq", "category", "event_date", "event", "round", "participant", "opponent", "rating_before",
+        "rating_after", "opponent_rating", "expected", "k", "k_reason", "matches", "provisional",
+    ]  # fmt: skip
+    list_filter = ["category", "provisional"]
+    list_select_related = ["category", "event", "participant__player", "opponent__player"]
+    search_fields = ["participant__player__membership_number", "participant__player__name", "event__name"]
+    show_full_result_count = False
+
+
+@admin.register(EventScore)
+class EventScoreAdmin(ReadOnlyAdmin):
+    list_display = ["event_date", "event", "participant", "points", "vp", "gw", "final", "players", "coefficient"]
+    list_filter = ["category", "final"]
+    list_select_related = ["event", "participant__player"]
+    search_fields = ["participant__player__membership_number", "participant__player__name", "event__name"]

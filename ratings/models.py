@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 
@@ -99,3 +100,118 @@ class Category(models.Model):
     @property
     def component_list(self) -> list[str]:
         return self.components.split()
+
+
+def _derived_reference(model, **options):
+    """A foreign key on rows the recompute regenerates from matches.
+
+    No database constraint: integrity comes from the recompute itself, and
+    checking millions of keys row by row would dominate its cost. Deletes
+    still cascade through the ORM.
+    """
+    return models.ForeignKey(model, on_delete=models.CASCADE, db_constraint=False, related_name="+", **options)
+
+
+class RatingEntry(models.Model):
+    """One participant's side of one rated match in a category, with everything that explains the change."""
+
+    category = _derived_reference(Category, db_index=False)
+    seq = models.PositiveBigIntegerField(help_text="The match's position in the category's rating order.")
+    match = _derived_reference("events.Match")
+    event = _derived_reference("events.Event", db_index=False)
+    event_date = models.DateField()
+    round = models.PositiveSmallIntegerField()
+    participant = _derived_reference("players.Participant", db_index=False)
+    opponent = _derived_reference("players.Participant", db_index=False)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    opponent_rating = models.FloatField(help_text="The opponent's rating when the match was played.")
+    expected = models.FloatField("expected score")
+    score = models.FloatField(help_text="1 win, 0.5 draw (1/3 in match-points), 0 loss.")
+    k = models.FloatField("K", null=True, blank=True, help_text="Empty while the provisional formula applies.")
+    k_reason = models.CharField("why this K", max_length=120)
+    matches = models.PositiveIntegerField(help_text="Rated matches in the category, this one included.")
+    provisional = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name_plural = "rating entries"
+        ordering = ["category", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["category", "participant", "seq"], name="rating_entry_once_per_match"),
+        ]
+        indexes = [models.Index(fields=["category", "seq"], name="rating_entry_order")]
+
+    def __str__(self):
+        return f"{self.participant_id} in {self.category_id}: {self.rating_before:.2f} -> {self.rating_after:.2f}"
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+class EventScore(models.Model):
+    """A participant's V:EKN rating points for one event (SPEC 3.4)."""
+
+    category = _derived_reference(Category, db_index=False)
+    event = _derived_reference("events.Event")
+    event_date = models.DateField()
+    participant = _derived_reference("players.Participant", db_index=False)
+    points = models.FloatField()
+    vp = models.DecimalField("victory points", max_digits=6, decimal_places=1)
+    gw = models.PositiveSmallIntegerField("game wins")
+    final = models.CharField(max_length=8, blank=True)
+    players = models.PositiveIntegerField(help_text="N in the coefficient.")
+    coefficient = models.FloatField()
+    bonus = models.FloatField()
+
+    class Meta:
+        ordering = ["category", "event_date", "event"]
+        constraints = [
+            models.UniqueConstraint(fields=["category", "participant", "event"], name="event_score_once_per_event"),
+        ]
+        indexes = [models.Index(fields=["category", "event_date"], name="event_score_by_date")]
+
+    def __str__(self):
+        return f"{self.participant_id} at {self.event_id}: {self.points:.1f}"
+
+
+class RecomputeStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class RecomputeRun(models.Model):
+    """A requested recompute of one category, and what became of it (shown to admins)."""
+
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="recompute_runs")
+    since = models.DateField(null=True, blank=True, help_text="Empty: the whole history.")
+    reason = models.CharField(max_length=200)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=RecomputeStatus.choices, default=RecomputeStatus.QUEUED)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    computed_since = models.DateField(
+        null=True, blank=True, help_text="Where the recompute actually started (runs queued together are merged)."
+    )
+    matches_rated = models.PositiveIntegerField(null=True, blank=True)
+    entries_written = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-queued_at", "-id"]
+        indexes = [models.Index(fields=["category", "status"], name="recompute_run_pending")]
+
+    def __str__(self):
+        since = f"since {self.since:%Y-%m-%d}" if self.since else "full"
+        return f"{self.category} ({since}): {self.get_status_display()}"
+
+    @property
+    def duration(self):
+        if self.started_at and self.finished_at:
+            return self.finished_at - self.started_at
+        return None

@@ -13,7 +13,8 @@ from django.urls import reverse
 from events.models import Event, Match, Standing
 from players.models import Participant, Player, Team
 from players.services import player_create, team_create
-from ratings.models import Category
+from ratings.models import Category, EventScore, RatingEntry, RecomputeRun
+from ratings.services import category_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +47,7 @@ def a_team(name="", members=None):
 
 def an_event(name="Open", team_size=1, **fields):
     fields.setdefault("date", datetime.date(2003, 5, 1))
+    fields.setdefault("status", "submitted")
     return Event.objects.create(name=name, format="standard", team_size=team_size, player_count=8, **fields)
 
 
@@ -72,6 +74,11 @@ def world():
     a_match(event, alice.participant, None, round_number=2, games=(0, 0))
     a_match(team_event, team.participant, a_team().participant)
     Standing.objects.create(event=event, participant=alice.participant, rank=1, vp=3, gw=2, final="winner")
+    vtes_event = Event.objects.create(name="V:TES night", format="vtes", player_count=5, date=datetime.date(2003, 5, 2))
+    Standing.objects.create(event=vtes_event, participant=bob.participant, rank=1, vp=3, gw=1, final="winner")
+    Event.objects.filter(pk=vtes_event.pk).update(status="submitted")
+    for category in Category.objects.all():
+        category_recompute(category=category)
     return {"alice": alice, "bob": bob, "team": team, "event": event}
 
 
@@ -88,7 +95,7 @@ def test_changelist_and_change_page_load(admin_client, world, model):
 
 @pytest.mark.parametrize("model", OUR_MODELS, ids=lambda model: model._meta.label)
 def test_add_page_loads_unless_rows_come_from_elsewhere(admin_client, model):
-    expected = 403 if model is Participant else 200
+    expected = 403 if model in (Participant, RatingEntry, EventScore, RecomputeRun) else 200
     assert admin_client.get(url(model, "add")).status_code == expected
 
 

@@ -2,6 +2,7 @@ from django.core.management import call_command
 
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Player, Team
+from ratings.models import RatingEntry
 
 
 def test_it_loads_a_world_in_every_format_once(db, capsys):
@@ -22,7 +23,8 @@ def test_it_loads_a_world_in_every_format_once(db, capsys):
     assert Team.objects.exists()
     assert Match.objects.filter(event__team_size=3).exists()
     assert Standing.objects.filter(event__format="vtes").exists()
-    assert set(Event.objects.values_list("status", flat=True)) == {EventStatus.SUBMITTED}
+    assert set(Event.objects.values_list("status", flat=True)) == {EventStatus.RATED}
+    assert RatingEntry.objects.filter(category__slug="constructed").exists()
     assert "Demo world imported" in capsys.readouterr().out
 
 

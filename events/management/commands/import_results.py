@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from events.importer import BundleInvalid, results_import
+from ratings.services import recompute_enqueue_affected
 
 
 class Command(BaseCommand):
@@ -21,3 +22,10 @@ class Command(BaseCommand):
                 self.stderr.write(str(error))
             raise CommandError(f"{len(invalid.errors)} error(s); nothing was saved.") from None
         self.stdout.write(str(report))
+        if dry_run or not report.affected:
+            return
+        if no_recompute:
+            self.stdout.write("Ratings not recomputed (--no-recompute): run recompute_ratings when ready.")
+            return
+        runs = recompute_enqueue_affected(affected=report.affected, reason=f"import of {path}")
+        self.stdout.write(f"{len(runs)} recompute(s) queued for the job worker.")

@@ -1,0 +1,242 @@
+"""Writes of the ratings app: recomputing a category's history, and queueing that work.
+
+A recompute runs in one transaction holding a lock on its category row:
+readers see the old history or the new one, never a mix, and a second
+recompute of the same category waits for the first (SPEC 5). The lock is a
+row lock (SELECT ... FOR UPDATE), so it holds across machines on PostgreSQL;
+SQLite serialises all writers anyway.
+"""
+
+import logging
+from dataclasses import dataclass
+from datetime import date
+from itertools import islice
+
+from django.db import connection, transaction
+from django.db.models import Min
+from django.utils import timezone
+
+from events.models import Event, EventStatus, Match, Standing
+from lib.bulk import insert_rows
+from ratings.engine import DRAW, LOSS, WIN, MatchInput, ParticipantState, rate_matches, ruleset_for, vekn_event_points
+from ratings.models import Category, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
+
+logger = logging.getLogger(__name__)
+
+RATED_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED)
+CHUNK = 50_000
+
+ENTRY_FIELDS = [
+    "category", "seq", "match", "event", "event_date", "round", "participant", "opponent", "rating_before",
+    "rating_after", "opponent_rating", "expected", "score", "k", "k_reason", "matches", "provisional",
+]  # fmt: skip
+
+
+@dataclass
+class RecomputeResult:
+    category: str
+    since: date | None
+    matches_rated: int = 0
+    entries_written: int = 0
+
+
+def _category_events(category: Category):
+    return Event.objects.filter(
+        format__in=category.format_list, team_size=category.team_size, status__in=RATED_STATUSES
+    )
+
+
+def _match_result(games1: int, games2: int) -> float:
+    return WIN if games1 > games2 else LOSS if games1 < games2 else DRAW
+
+
+def category_recompute(*, category: Category, since: date | None = None) -> RecomputeResult:
+    """Rebuild the category's history from `since` on (everything when None); earlier history stays."""
+    with transaction.atomic():
+        category = Category.objects.select_for_update().get(pk=category.pk)
+        if category.ruleset == Ruleset.DERIVED:
+            return RecomputeResult(category.slug, since)  # derived lists are computed when read
+        if category.ruleset == Ruleset.VEKN:
+            result = _vekn_recompute(category, since)
+        else:
+            result = _elo_recompute(category, since)
+        events = _category_events(category).filter(status=EventStatus.SUBMITTED)
+        if since is not None:
+            events = events.filter(date__gte=since)
+        events.update(status=EventStatus.RATED)
+    logger.info(
+        "recomputed %s since %s: %d matches, %d entries",
+        category.slug,
+        since or "the start",
+        result.matches_rated,
+        result.entries_written,
+    )
+    return result
+
+
+def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
+    result = RecomputeResult(category.slug, since)
+    history = RatingEntry.objects.filter(category=category)
+    if since is None:
+        start_seq = 1
+        history.delete()
+        states: dict[int, ParticipantState] = {}
+    else:
+        start_seq = history.filter(event_date__gte=since).aggregate(first=Min("seq"))["first"]
+        if start_seq is None:
+            last = history.order_by("-seq").values_list("seq", flat=True).first()
+            start_seq = (last or 0) + 1
+        later = history.filter(seq__gte=start_seq)
+        later.delete()
+        states = _states_before(category, start_seq)
+
+    ruleset = ruleset_for(
+        category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
+    )
+    matches = Match.objects.filter(event__in=_category_events(category), participant2__isnull=False)
+    if since is not None:
+        matches = matches.filter(event__date__gte=since)
+    rows = (
+        matches.order_by("event__date", "event_id", "round", "id")
+        .values_list(
+            "id", "event_id", "event__date", "round", "participant1_id", "participant2_id", "games1", "games2",
+            "event__k", "event__player_count", "event__level2_judge",
+        )
+        .iterator(chunk_size=CHUNK)
+    )  # fmt: skip
+    seq = start_seq
+    while chunk := list(islice(rows, CHUNK)):
+        inputs = [
+            MatchInput(pk, event_id, day, rnd, p1, p2, _match_result(g1, g2), k, players, judge)
+            for pk, event_id, day, rnd, p1, p2, g1, g2, k, players, judge in chunk
+        ]
+        entries = []
+        for match, *changes in rate_matches(ruleset, inputs, states):
+            for change in changes:
+                entries.append(
+                    (
+                        category.pk, seq, match.match_id, match.event_id, match.event_date, match.round,
+                        change.participant, change.opponent, change.rating_before, change.rating_after,
+                        change.opponent_rating, change.expected, change.score, change.k, change.k_reason,
+                        change.matches, change.provisional,
+                    )
+                )  # fmt: skip
+            seq += 1
+            result.matches_rated += 1
+        # Written chunk by chunk: the match cursor must be idle while COPY runs.
+        result.entries_written += insert_rows(RatingEntry, ENTRY_FIELDS, entries)
+    return result
+
+
+def _states_before(category: Category, start_seq: int) -> dict[int, ParticipantState]:
+    """Each participant's state after the history kept before `start_seq`."""
+    table = RatingEntry._meta.db_table
+    sql = f"""
+        SELECT e.participant_id, e.rating_after, e.matches, a.wins, a.losses, a.opponent_sum
+        FROM {table} e
+        JOIN (
+            SELECT participant_id, MAX(seq) AS last_seq,
+                   SUM(CASE WHEN provisional = %s AND score = 1 THEN 1 ELSE 0 END) AS wins,
+                   SUM(CASE WHEN provisional = %s AND score = 0 THEN 1 ELSE 0 END) AS losses,
+                   SUM(CASE WHEN provisional = %s THEN opponent_rating ELSE 0 END) AS opponent_sum
+            FROM {table}
+            WHERE category_id = %s AND seq < %s
+            GROUP BY participant_id
+        ) a ON e.participant_id = a.participant_id AND e.seq = a.last_seq
+        WHERE e.category_id = %s
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [True, True, True, category.pk, start_seq, category.pk])
+        return {
+            participant: ParticipantState(rating, matches, wins, losses, float(opponent_sum))
+            for participant, rating, matches, wins, losses, opponent_sum in cursor.fetchall()
+        }
+
+
+def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
+    result = RecomputeResult(category.slug, since)
+    scores = EventScore.objects.filter(category=category)
+    standings = Standing.objects.filter(event__in=_category_events(category))
+    if since is not None:
+        scores = scores.filter(event_date__gte=since)
+        standings = standings.filter(event__date__gte=since)
+    scores.delete()
+    rows = []
+    for event_id, day, players, level, participant, vp, gw, final in standings.values_list(
+        "event_id", "event__date", "event__player_count", "event__level", "participant_id", "vp", "gw", "final"
+    ).iterator(chunk_size=CHUNK):
+        points = vekn_event_points(vp=vp, gw=gw, final=final, players=players, level=level)
+        rows.append(
+            (category.pk, event_id, day, participant, points.points, vp, gw, final, players, points.coefficient,
+             points.bonus)
+        )  # fmt: skip
+    result.matches_rated = len(rows)
+    result.entries_written = insert_rows(
+        EventScore,
+        ["category", "event", "event_date", "participant", "points", "vp", "gw", "final", "players", "coefficient",
+         "bonus"],
+        rows,
+    )  # fmt: skip
+    return result
+
+
+# Queueing -----------------------------------------------------------------
+
+
+def categories_rating(*, format: str, team_size: int) -> list[Category]:
+    """The stored categories an event of this format and team size feeds (derived ones excluded)."""
+    return Category.objects.rating(format=format, team_size=team_size)
+
+
+def recompute_enqueue(*, category: Category, since: date | None, reason: str, requested_by=None) -> RecomputeRun | None:
+    """Queue a recompute of `category` from `since`; it runs in the job worker after this transaction commits."""
+    if category.ruleset == Ruleset.DERIVED:
+        return None
+    from ratings.tasks import recompute_task
+
+    run = RecomputeRun.objects.create(category=category, since=since, reason=reason[:200], requested_by=requested_by)
+    transaction.on_commit(lambda: recompute_task.enqueue(run.pk))
+    return run
+
+
+def recompute_enqueue_affected(*, affected: dict[str, date], reason: str, requested_by=None) -> list[RecomputeRun]:
+    """Queue recomputes for {category slug: earliest changed date}, as an import reports them."""
+    runs = []
+    for category in Category.objects.filter(slug__in=affected):
+        since = affected[category.slug]
+        run = recompute_enqueue(
+            category=category, since=None if since == date.min else since, reason=reason, requested_by=requested_by
+        )
+        if run:
+            runs.append(run)
+    return runs
+
+
+def recompute_run_execute(*, run_id: int) -> RecomputeRun:
+    """Carry out a queued run, together with every other run queued for its category (one recompute serves all)."""
+    run = RecomputeRun.objects.select_related("category").get(pk=run_id)
+    pending = RecomputeRun.objects.filter(category_id=run.category_id, status=RecomputeStatus.QUEUED)
+    claimed_ids = list(pending.values_list("pk", flat=True))
+    if run.pk not in claimed_ids:
+        return run  # already carried out by a run queued with it
+    now = timezone.now()
+    RecomputeRun.objects.filter(pk__in=claimed_ids, status=RecomputeStatus.QUEUED).update(
+        status=RecomputeStatus.RUNNING, started_at=now
+    )
+    claimed = RecomputeRun.objects.filter(pk__in=claimed_ids)
+    sinces = list(claimed.values_list("since", flat=True))
+    since = None if None in sinces else min(sinces)
+    try:
+        result = category_recompute(category=run.category, since=since)
+    except Exception as error:
+        claimed.update(status=RecomputeStatus.FAILED, finished_at=timezone.now(), error=repr(error)[:2000])
+        raise
+    claimed.update(
+        status=RecomputeStatus.DONE,
+        finished_at=timezone.now(),
+        computed_since=since,
+        matches_rated=result.matches_rated,
+        entries_written=result.entries_written,
+    )
+    run.refresh_from_db()
+    return run

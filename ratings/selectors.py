@@ -5,6 +5,7 @@ from datetime import date
 
 from django.db import connection
 from django.db.models import Max
+from django.utils import timezone
 
 from players import geography
 from players.models import Player, Team
@@ -65,9 +66,7 @@ def _elo_standings(category: Category, as_of: date | None) -> dict[int, Standing
 def _vekn_standings(category: Category, as_of: date | None) -> dict[int, Standing]:
     scores = EventScore.objects.filter(category=category)
     if as_of is None:
-        as_of = scores.aggregate(last=Max("event_date"))["last"]
-        if as_of is None:
-            return {}
+        as_of = timezone.localdate()  # points age out of the window, so "now" is today
     by_participant: dict[int, list[tuple[date, float]]] = {}
     for participant, day, points in scores.filter(event_date__lte=as_of).values_list(
         "participant_id", "event_date", "points"

@@ -74,7 +74,10 @@ class ImportReport:
         for name in ("categories", "players", "teams", "events", "matches", "standings"):
             lines.append(f"  {name}: {getattr(self, name)}")
         if self.affected:
-            since = ", ".join(f"{slug} from {day:%Y-%m-%d}" for slug, day in sorted(self.affected.items()))
+            since = ", ".join(
+                f"{slug} {'whole history' if day == date.min else f'from {day:%Y-%m-%d}'}"
+                for slug, day in sorted(self.affected.items())
+            )
             lines.append(f"  ratings affected: {since}")
         elif not self.changed:
             lines.append("  nothing changed")

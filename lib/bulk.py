@@ -41,6 +41,23 @@ def insert_rows(model, fields: list[str], rows: Iterable[tuple]) -> int:
     return count
 
 
+def copy_text(model, fields: list[str], lines: Iterable[str]) -> int:
+    """PostgreSQL only: COPY rows already written in COPY's text format, one per line.
+
+    For the hottest writes, where the caller knows every column's type and
+    formats a row with one f-string, several times faster than adapting
+    value by value.
+    """
+    table, columns = _quoted(model, fields)
+    count = 0
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        iterator = iter(lines)
+        while batch := list(islice(iterator, 20_000)):
+            copy.write("".join(batch))
+            count += len(batch)
+    return count
+
+
 def allocate_ids(model, count: int) -> list[int]:
     """Reserve `count` primary keys for rows about to be inserted with insert_rows.
 

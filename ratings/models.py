@@ -102,14 +102,18 @@ class Category(models.Model):
         return self.components.split()
 
 
-def _derived_reference(model, **options):
+def _derived_reference(model, *, on_delete=models.CASCADE, **options):
     """A foreign key on rows the recompute regenerates from matches.
 
     No database constraint: integrity comes from the recompute itself, and
-    checking millions of keys row by row would dominate its cost. Deletes
-    still cascade through the ORM.
+    checking millions of keys row by row would dominate its cost.
     """
-    return models.ForeignKey(model, on_delete=models.CASCADE, db_constraint=False, related_name="+", **options)
+    return models.ForeignKey(model, on_delete=on_delete, db_constraint=False, related_name="+", **options)
+
+
+# Removing a match or an event leaves its history rows until the recompute it
+# queues replaces the history from that date on: readers never see a gap.
+_KEPT_UNTIL_RECOMPUTED = models.DO_NOTHING
 
 
 class RatingEntry(models.Model):
@@ -117,8 +121,8 @@ class RatingEntry(models.Model):
 
     category = _derived_reference(Category, db_index=False)
     seq = models.PositiveBigIntegerField(help_text="The match's position in the category's rating order.")
-    match = _derived_reference("events.Match")
-    event = _derived_reference("events.Event", db_index=False)
+    match = _derived_reference("events.Match", on_delete=_KEPT_UNTIL_RECOMPUTED)
+    event = _derived_reference("events.Event", on_delete=_KEPT_UNTIL_RECOMPUTED, db_index=False)
     event_date = models.DateField()
     round = models.PositiveSmallIntegerField()
     participant = _derived_reference("players.Participant", db_index=False)
@@ -153,7 +157,7 @@ class EventScore(models.Model):
     """A participant's V:EKN rating points for one event (SPEC 3.4)."""
 
     category = _derived_reference(Category, db_index=False)
-    event = _derived_reference("events.Event")
+    event = _derived_reference("events.Event", on_delete=_KEPT_UNTIL_RECOMPUTED)
     event_date = models.DateField()
     participant = _derived_reference("players.Participant", db_index=False)
     points = models.FloatField()

@@ -17,8 +17,18 @@ from django.db.models import Min
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
-from lib.bulk import insert_rows
-from ratings.engine import DRAW, LOSS, WIN, MatchInput, ParticipantState, rate_matches, ruleset_for, vekn_event_points
+from lib.bulk import copy_text, insert_rows
+from ratings.engine import (
+    DRAW,
+    LOSS,
+    WIN,
+    MatchInput,
+    ParticipantState,
+    RatingChange,
+    rate_matches,
+    ruleset_for,
+    vekn_event_points,
+)
 from ratings.models import Category, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
 
 logger = logging.getLogger(__name__)
@@ -105,27 +115,44 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         .iterator(chunk_size=CHUNK)
     )  # fmt: skip
     seq = start_seq
+    as_text = connection.vendor == "postgresql"
+    row = _entry_line if as_text else _entry_tuple
     while chunk := list(islice(rows, CHUNK)):
         inputs = [
             MatchInput(pk, event_id, day, rnd, p1, p2, _match_result(g1, g2), k, players, judge)
             for pk, event_id, day, rnd, p1, p2, g1, g2, k, players, judge in chunk
         ]
         entries = []
-        for match, *changes in rate_matches(ruleset, inputs, states):
-            for change in changes:
-                entries.append(
-                    (
-                        category.pk, seq, match.match_id, match.event_id, match.event_date, match.round,
-                        change.participant, change.opponent, change.rating_before, change.rating_after,
-                        change.opponent_rating, change.expected, change.score, change.k, change.k_reason,
-                        change.matches, change.provisional,
-                    )
-                )  # fmt: skip
+        for match, change1, change2 in rate_matches(ruleset, inputs, states):
+            entries.append(row(category.pk, seq, match, change1))
+            entries.append(row(category.pk, seq, match, change2))
             seq += 1
-            result.matches_rated += 1
+        result.matches_rated += len(entries) // 2
         # Written chunk by chunk: the match cursor must be idle while COPY runs.
-        result.entries_written += insert_rows(RatingEntry, ENTRY_FIELDS, entries)
+        if as_text:
+            result.entries_written += copy_text(RatingEntry, ENTRY_FIELDS, entries)
+        else:
+            result.entries_written += insert_rows(RatingEntry, ENTRY_FIELDS, entries)
     return result
+
+
+def _entry_tuple(category_id: int, seq: int, match: MatchInput, change: RatingChange) -> tuple:
+    return (
+        category_id, seq, match.match_id, match.event_id, match.event_date, match.round, change.participant,
+        change.opponent, change.rating_before, change.rating_after, change.opponent_rating, change.expected,
+        change.score, change.k, change.k_reason, change.matches, change.provisional,
+    )  # fmt: skip
+
+
+def _entry_line(category_id: int, seq: int, match: MatchInput, change: RatingChange) -> str:
+    """The same row in COPY text format (floats as repr, which PostgreSQL reads back exactly)."""
+    k = "\\N" if change.k is None else repr(change.k)
+    return (
+        f"{category_id}\t{seq}\t{match.match_id}\t{match.event_id}\t{match.event_date.isoformat()}\t{match.round}\t"
+        f"{change.participant}\t{change.opponent}\t{change.rating_before!r}\t{change.rating_after!r}\t"
+        f"{change.opponent_rating!r}\t{change.expected!r}\t{change.score!r}\t{k}\t{change.k_reason}\t"
+        f"{change.matches}\t{'t' if change.provisional else 'f'}\n"
+    )
 
 
 def _states_before(category: Category, start_seq: int) -> dict[int, ParticipantState]:
@@ -215,14 +242,18 @@ def recompute_enqueue_affected(*, affected: dict[str, date], reason: str, reques
 def recompute_run_execute(*, run_id: int) -> RecomputeRun:
     """Carry out a queued run, together with every other run queued for its category (one recompute serves all)."""
     run = RecomputeRun.objects.select_related("category").get(pk=run_id)
-    pending = RecomputeRun.objects.filter(category_id=run.category_id, status=RecomputeStatus.QUEUED)
-    claimed_ids = list(pending.values_list("pk", flat=True))
-    if run.pk not in claimed_ids:
-        return run  # already carried out by a run queued with it
-    now = timezone.now()
-    RecomputeRun.objects.filter(pk__in=claimed_ids, status=RecomputeStatus.QUEUED).update(
-        status=RecomputeStatus.RUNNING, started_at=now
-    )
+    with transaction.atomic():
+        # Locked rows are being claimed by another worker: leave them to it.
+        pending = RecomputeRun.objects.select_for_update(skip_locked=True).filter(
+            category_id=run.category_id, status=RecomputeStatus.QUEUED
+        )
+        claimed_ids = list(pending.values_list("pk", flat=True))
+        if run.pk not in claimed_ids:
+            run.refresh_from_db()
+            return run  # carried out, or being carried out, together with another run
+        RecomputeRun.objects.filter(pk__in=claimed_ids).update(
+            status=RecomputeStatus.RUNNING, started_at=timezone.now()
+        )
     claimed = RecomputeRun.objects.filter(pk__in=claimed_ids)
     sinces = list(claimed.values_list("since", flat=True))
     since = None if None in sinces else min(sinces)

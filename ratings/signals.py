@@ -36,7 +36,10 @@ def recompute_from(*, format: str, team_size: int, since: date, reason: str) -> 
     for category in categories_rating(format=format, team_size=team_size):
         run = pending.get(category.pk)
         if run is not None:
-            still_ours = RecomputeRun.objects.filter(pk=run.pk, status=RecomputeStatus.QUEUED)
+            # After a rollback SQLite hands out the same id again: match the whole row.
+            still_ours = RecomputeRun.objects.filter(
+                pk=run.pk, category=category, queued_at=run.queued_at, status=RecomputeStatus.QUEUED
+            )
             if still_ours.exists():
                 if since < run.since:
                     run.since = since

@@ -796,6 +796,7 @@ def test_the_command_imports_and_prints_the_report(bundle):
         "  standings: 3 created, 0 updated, 0 unchanged",
         "  ratings affected: composite from 2003-05-01, constructed from 2003-05-01, limited from 2003-06-14,"
         " team-constructed from 2003-07-05, vtes from 2003-08-02",
+        "4 recompute(s) queued for the job worker.",
     ]
 
 

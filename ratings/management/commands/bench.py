@@ -1,0 +1,56 @@
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+from ratings import benchmark
+from ratings.models import Category
+
+
+class Command(BaseCommand):
+    help = "Measure import, recompute and page times at scale against a limit measured in the same run."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=100_000)
+        parser.add_argument("--matches", type=int, default=1_000_000, help="About this many matches.")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args, players, matches, seed, **options):
+        if connection.vendor != "postgresql":
+            raise CommandError("The benchmark runs on PostgreSQL: set DATABASE_URL (make bench does).")
+        directory = benchmark.data_directory()
+        self.stdout.write(f"World: {players:,} players, ~{matches:,} matches (bundle in {directory})")
+        counts = benchmark.bundle_prepare(directory, players=players, matches=matches, seed=seed)
+        self.stdout.write(f"  bundle: {counts}")
+        call_command("flush", interactive=False, verbosity=0)
+        call_command("migrate", "ratings", "0001", verbosity=0)
+        call_command("migrate", verbosity=0)
+
+        figures = []
+        seconds, peak, output = benchmark.run_measured("import_results", str(directory), "--no-recompute")
+        self.stdout.write(output.strip())
+        figures.append(benchmark.Figure("import bundle", seconds, peak, "<= 4 x limit"))
+
+        category = Category.objects.get(slug="constructed")
+        loop, copying, rated = benchmark.limit_measure(category)
+        limit = loop + copying
+        self.stdout.write(f"Limit on {rated:,} matches: loop {loop:.2f} s + COPY {copying:.2f} s = {limit:.2f} s")
+
+        seconds, peak, _ = benchmark.run_measured("recompute_ratings", "--category", "constructed")
+        figures.append(benchmark.Figure("full recompute (1st)", seconds, peak, "<= 1.5 x limit, < 1 GB"))
+        seconds, peak, _ = benchmark.run_measured("recompute_ratings", "--category", "constructed")
+        figures.append(benchmark.Figure("full recompute (again)", seconds, peak, "<= 1.5 x limit, < 1 GB"))
+        full = seconds
+
+        since, later = benchmark.last_week_correction()
+        seconds, peak, _ = benchmark.run_measured("recompute_ratings", "--category", "constructed", "--since", since)
+        figures.append(benchmark.Figure(f"recompute from {since} ({later:,} matches)", seconds, peak, "< 10% of full"))
+
+        self.stdout.write("")
+        self.stdout.write(f"{'measurement':48} {'seconds':>9} {'x limit':>8} {'peak MB':>8}  target")
+        self.stdout.write(f"{'limit (plain loop + COPY)':48} {limit:9.2f} {1.0:8.2f} {'':>8}")
+        for figure in figures:
+            peak = f"{figure.peak_mb:8.0f}" if figure.peak_mb is not None else f"{'':>8}"
+            self.stdout.write(
+                f"{figure.name:48} {figure.seconds:9.2f} {figure.seconds / limit:8.2f} {peak}  {figure.target}"
+            )
+        self.stdout.write(f"{'incremental / full':48} {figures[-1].seconds / full:9.1%}")

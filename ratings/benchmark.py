@@ -7,6 +7,7 @@ ratio to it.
 """
 
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -57,6 +58,14 @@ def run_measured(*args: str) -> tuple[float, float, str]:
     if process.returncode:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{output}")
     return seconds, usage.ru_maxrss / 1024, output
+
+
+def reported_seconds(output: str) -> float:
+    """The time a command reports for its own work ("... in 12.34 s"), without interpreter start-up."""
+    found = re.findall(r"in ([0-9.]+) s", output)
+    if not found:
+        raise RuntimeError(f"no time reported in:\n{output}")
+    return float(found[-1])
 
 
 def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int) -> dict:

@@ -121,7 +121,8 @@ class RatingEntry(models.Model):
 
     category = _derived_reference(Category, db_index=False)
     seq = models.PositiveBigIntegerField(help_text="The match's position in the category's rating order.")
-    match = _derived_reference("events.Match", on_delete=_KEPT_UNTIL_RECOMPUTED)
+    # Not indexed: pages reach a match's rows through the participant index.
+    match = _derived_reference("events.Match", on_delete=_KEPT_UNTIL_RECOMPUTED, db_index=False)
     event = _derived_reference("events.Event", on_delete=_KEPT_UNTIL_RECOMPUTED, db_index=False)
     event_date = models.DateField()
     round = models.PositiveSmallIntegerField()
@@ -140,10 +141,13 @@ class RatingEntry(models.Model):
     class Meta:
         verbose_name_plural = "rating entries"
         ordering = ["category", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["category", "participant", "seq"], name="rating_entry_once_per_match"),
+        # (category, participant, seq) is unique by construction: seq grows by one per match and a
+        # participant is on one side of it. Checking that in the database made each recompute
+        # compare every new key with the row it replaces, doubling the cost of writing history.
+        indexes = [
+            models.Index(fields=["category", "participant", "seq"], name="rating_entry_by_participant"),
+            models.Index(fields=["category", "seq"], name="rating_entry_order"),
         ]
-        indexes = [models.Index(fields=["category", "seq"], name="rating_entry_order")]
 
     def __str__(self):
         return f"{self.participant_id} in {self.category_id}: {self.rating_before:.2f} -> {self.rating_after:.2f}"

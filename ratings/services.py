@@ -17,15 +17,12 @@ from django.db.models import Min
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
-from lib.bulk import copy_text, insert_rows
+from lib.bulk import insert_rows
 from ratings.engine import (
     DRAW,
     LOSS,
     WIN,
-    MatchInput,
     ParticipantState,
-    RatingChange,
-    rate_matches,
     ruleset_for,
     vekn_event_points,
 )
@@ -74,6 +71,7 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
+    _vacuum_after_large_rewrite(result)
     logger.info(
         "recomputed %s since %s: %d matches, %d entries",
         category.slug,
@@ -82,6 +80,22 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         result.entries_written,
     )
     return result
+
+
+VACUUM_AFTER_ROWS = 100_000
+
+
+def _vacuum_after_large_rewrite(result: RecomputeResult) -> None:
+    """Clear the rows a large recompute replaced, once it has committed.
+
+    Otherwise the next recompute of the category writes the same keys again
+    and PostgreSQL's unique index checks each one against its dead
+    predecessor, which makes a second full recompute far slower than the first.
+    """
+    if connection.vendor != "postgresql" or connection.in_atomic_block or result.entries_written < VACUUM_AFTER_ROWS:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
 
 
 def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
@@ -115,44 +129,27 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         .iterator(chunk_size=CHUNK)
     )  # fmt: skip
     seq = start_seq
-    as_text = connection.vendor == "postgresql"
-    row = _entry_line if as_text else _entry_tuple
+    category_id = category.pk
+    rate_pair, is_rated = ruleset.rate_pair, ruleset.is_rated
     while chunk := list(islice(rows, CHUNK)):
-        inputs = [
-            MatchInput(pk, event_id, day, rnd, p1, p2, _match_result(g1, g2), k, players, judge)
-            for pk, event_id, day, rnd, p1, p2, g1, g2, k, players, judge in chunk
-        ]
         entries = []
-        for match, change1, change2 in rate_matches(ruleset, inputs, states):
-            entries.append(row(category.pk, seq, match, change1))
-            entries.append(row(category.pk, seq, match, change2))
+        for pk, event_id, day, rnd, p1, p2, g1, g2, k, players, judge in chunk:
+            if not is_rated(players):
+                continue
+            outcome = _match_result(g1, g2)
+            for change in rate_pair(p1, p2, outcome, k, players, judge, states):
+                entries.append(
+                    (
+                        category_id, seq, pk, event_id, day, rnd, change.participant, change.opponent,
+                        change.rating_before, change.rating_after, change.opponent_rating, change.expected,
+                        change.score, change.k, change.k_reason, change.matches, change.provisional,
+                    )
+                )  # fmt: skip
             seq += 1
         result.matches_rated += len(entries) // 2
         # Written chunk by chunk: the match cursor must be idle while COPY runs.
-        if as_text:
-            result.entries_written += copy_text(RatingEntry, ENTRY_FIELDS, entries)
-        else:
-            result.entries_written += insert_rows(RatingEntry, ENTRY_FIELDS, entries)
+        result.entries_written += insert_rows(RatingEntry, ENTRY_FIELDS, entries)
     return result
-
-
-def _entry_tuple(category_id: int, seq: int, match: MatchInput, change: RatingChange) -> tuple:
-    return (
-        category_id, seq, match.match_id, match.event_id, match.event_date, match.round, change.participant,
-        change.opponent, change.rating_before, change.rating_after, change.opponent_rating, change.expected,
-        change.score, change.k, change.k_reason, change.matches, change.provisional,
-    )  # fmt: skip
-
-
-def _entry_line(category_id: int, seq: int, match: MatchInput, change: RatingChange) -> str:
-    """The same row in COPY text format (floats as repr, which PostgreSQL reads back exactly)."""
-    k = "\\N" if change.k is None else repr(change.k)
-    return (
-        f"{category_id}\t{seq}\t{match.match_id}\t{match.event_id}\t{match.event_date.isoformat()}\t{match.round}\t"
-        f"{change.participant}\t{change.opponent}\t{change.rating_before!r}\t{change.rating_after!r}\t"
-        f"{change.opponent_rating!r}\t{change.expected!r}\t{change.score!r}\t{k}\t{change.k_reason}\t"
-        f"{change.matches}\t{'t' if change.provisional else 'f'}\n"
-    )
 
 
 def _states_before(category: Category, start_seq: int) -> dict[int, ParticipantState]:

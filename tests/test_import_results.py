@@ -2,6 +2,7 @@
 
 import datetime
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -786,7 +787,9 @@ def test_the_command_imports_and_prints_the_report(bundle):
     call_command("import_results", str(bundle.write()), stdout=out)
 
     assert db_counts() == DEFAULT_COUNTS
-    assert out.getvalue().splitlines() == [
+    lines = out.getvalue().splitlines()
+    assert re.fullmatch(r"Checked and saved in [0-9]+\.[0-9]{2} s\.", lines.pop(-2))
+    assert lines == [
         "Import complete.",
         "  categories: 0 created, 0 updated, 0 unchanged",
         "  players: 6 created, 0 updated, 0 unchanged",
@@ -809,4 +812,5 @@ def test_the_command_says_when_nothing_changed(bundle):
 
     lines = out.getvalue().splitlines()
     assert "  matches: 0 created, 0 updated, 9 unchanged" in lines
-    assert lines[-1] == "  nothing changed"
+    assert lines[-2] == "  nothing changed"
+    assert lines[-1].startswith("Checked and saved in ")

@@ -15,7 +15,7 @@ from events.importer import results_import
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Participant, Player, Team
 from ratings import services, signals
-from ratings.engine import expected_score
+from ratings.engine import expected_score, rulesets
 from ratings.models import Category, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors import category_standings, ranking_list
 from ratings.services import category_recompute, recompute_enqueue, recompute_run_execute
@@ -678,7 +678,7 @@ def test_a_failing_recompute_marks_its_runs_failed_and_keeps_the_previous_histor
     def engine_fails(*args, **kwargs):  # called after the old history has been deleted
         raise RuntimeError("the engine broke")
 
-    monkeypatch.setattr(services, "rate_matches", engine_fails)
+    monkeypatch.setattr(rulesets.Ruleset, "rate_pair", engine_fails)
     with pytest.raises(RuntimeError, match="the engine broke"):
         recompute_run_execute(run_id=runs[0].pk)
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 
-from ratings.engine.elo import START_RATING, band_k, elo_update, expected_score, provisional_rating
+from ratings.engine.elo import START_RATING, band_k, elo_update, provisional_rating
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
@@ -69,33 +69,42 @@ class Ruleset:
     def __init__(self, *, provisional_until: int = 0, start_rating: float = START_RATING):
         self.provisional_until = provisional_until
         self.start_rating = start_rating
+        self._k_cache: dict[tuple, tuple[float, str]] = {}
 
-    def is_rated(self, match: MatchInput) -> bool:
+    def is_rated(self, event_players: int) -> bool:
         return True
 
     def score(self, result: float) -> float:
         return result
 
-    def k(self, match: MatchInput, rating: float) -> tuple[float, str]:
+    def k(self, rating: float, event_k: int, event_players: int, level2_judge: bool) -> tuple[float, str]:
+        """The K a participant rated `rating` uses in this event, and why."""
         raise NotImplementedError
 
-    def _state(self, states: dict[int, ParticipantState], participant: int) -> ParticipantState:
-        state = states.get(participant)
-        if state is None:
-            state = states[participant] = ParticipantState(rating=self.start_rating)
-        return state
-
     def rate(self, match: MatchInput, states: dict[int, ParticipantState]) -> tuple[RatingChange, RatingChange]:
-        """Apply one match to `states` in place; both sides use their pre-match ratings."""
-        one = self._state(states, match.participant1)
-        two = self._state(states, match.participant2)
-        before1, before2 = one.rating, two.rating
-        change1 = self._side(match, one, match.participant1, match.participant2, before1, before2, match.result)
-        change2 = self._side(match, two, match.participant2, match.participant1, before2, before1, 1.0 - match.result)
-        return change1, change2
+        return self.rate_pair(
+            match.participant1, match.participant2, match.result, match.event_k, match.event_players,
+            match.level2_judge, states,
+        )  # fmt: skip
 
-    def _side(self, match, state, participant, opponent, rating, opponent_rating, result) -> RatingChange:
-        expected = expected_score(rating, opponent_rating)
+    def rate_pair(self, participant1, participant2, result, event_k, event_players, level2_judge, states):
+        """Apply one match to `states` in place; both sides use their pre-match ratings."""
+        one = states.get(participant1)
+        if one is None:
+            one = states[participant1] = ParticipantState(rating=self.start_rating)
+        two = states.get(participant2)
+        if two is None:
+            two = states[participant2] = ParticipantState(rating=self.start_rating)
+        rating1, rating2 = one.rating, two.rating
+        return (
+            self._side(one, participant1, participant2, rating1, rating2, result, event_k, event_players, level2_judge),
+            self._side(
+                two, participant2, participant1, rating2, rating1, 1.0 - result, event_k, event_players, level2_judge
+            ),
+        )
+
+    def _side(self, state, participant, opponent, rating, opponent_rating, result, event_k, players, judge):
+        expected = 1.0 / (10.0 ** ((opponent_rating - rating) / 400.0) + 1.0)  # expected_score, inlined: hot
         score = self.score(result)
         state.matches += 1
         if state.matches <= self.provisional_until:
@@ -103,31 +112,18 @@ class Ruleset:
             state.losses += result == LOSS
             state.opponent_rating_sum += opponent_rating
             state.rating = provisional_rating(state.opponent_rating_sum, state.wins, state.losses, state.matches)
-            k, reason, provisional = (
-                None,
-                (
-                    f"provisional: mean opponent rating {state.opponent_rating_sum / state.matches:.2f}"
-                    f" + 400 x ({state.wins} - {state.losses}) / {state.matches}"
-                ),
-                True,
-            )
-        else:
-            k, reason = self.k(match, rating)
-            state.rating = elo_update(rating, k, score, expected)
-            provisional = False
+            return RatingChange(
+                participant, opponent, rating, state.rating, opponent_rating, expected, score, None,
+                f"provisional: mean opponent rating {state.opponent_rating_sum / state.matches:.2f}"
+                f" + 400 x ({state.wins} - {state.losses}) / {state.matches}",
+                state.matches, True,
+            )  # fmt: skip
+        k, reason = self.k(rating, event_k, players, judge)
+        state.rating = elo_update(rating, k, score, expected)
         return RatingChange(
-            participant,
-            opponent,
-            rating,
-            state.rating,
-            opponent_rating,
-            expected,
-            score,
-            k,
-            reason,
-            state.matches,
-            provisional,
-        )
+            participant, opponent, rating, state.rating, opponent_rating, expected, score, k, reason, state.matches,
+            False,
+        )  # fmt: skip
 
 
 class Dci2001(Ruleset):
@@ -135,8 +131,11 @@ class Dci2001(Ruleset):
 
     slug = "dci-2001"
 
-    def k(self, match, rating):
-        return float(match.event_k), f"event K {match.event_k}"
+    def k(self, rating, event_k, event_players, level2_judge):
+        cached = self._k_cache.get(event_k)
+        if cached is None:
+            cached = self._k_cache[event_k] = (float(event_k), f"event K {event_k}")
+        return cached
 
 
 class Dci1997(Ruleset):
@@ -144,21 +143,26 @@ class Dci1997(Ruleset):
 
     slug = "dci-1997"
 
-    def is_rated(self, match):
-        return match.event_players >= DCI_1997_MIN_PLAYERS
+    def is_rated(self, event_players):
+        return event_players >= DCI_1997_MIN_PLAYERS
 
-    def k(self, match, rating):
-        k, band = band_k(rating)
-        reason = [f"{k} ({band})"]
-        value = float(k)
-        if match.event_players < DCI_1997_SMALL_EVENT:
-            value /= 2
-            reason.append("1/2 (8-31 players)")
-        if not match.level2_judge:
-            value /= 2
-            reason.append("1/2 (no Level II judge)")
-        text = " x ".join(reason)
-        return value, text if len(reason) == 1 else f"{text} = {value:g}"
+    def k(self, rating, event_k, event_players, level2_judge):
+        band_value, band = band_k(rating)
+        small = event_players < DCI_1997_SMALL_EVENT
+        key = (band_value, small, level2_judge)
+        cached = self._k_cache.get(key)
+        if cached is None:
+            reason = [f"{band_value} ({band})"]
+            value = float(band_value)
+            if small:
+                value /= 2
+                reason.append("1/2 (8-31 players)")
+            if not level2_judge:
+                value /= 2
+                reason.append("1/2 (no Level II judge)")
+            text = " x ".join(reason)
+            cached = self._k_cache[key] = (value, text if len(reason) == 1 else f"{text} = {value:g}")
+        return cached
 
 
 class MatchPoints(Ruleset):
@@ -169,7 +173,7 @@ class MatchPoints(Ruleset):
     def score(self, result):
         return 1.0 / 3.0 if result == DRAW else result
 
-    def k(self, match, rating):
+    def k(self, rating, event_k, event_players, level2_judge):
         k, band = band_k(rating)
         return float(k), f"{k} ({band})"
 
@@ -187,5 +191,5 @@ def rate_matches(
     """Apply `matches` (already in rating order) one by one, updating `states` in place."""
     states = {} if states is None else states
     for match in matches:
-        if ruleset.is_rated(match):
+        if ruleset.is_rated(match.event_players):
             yield match, *ruleset.rate(match, states)

@@ -1,3 +1,5 @@
+import time
+
 from django.core.management.base import BaseCommand, CommandError
 
 from events.importer import BundleInvalid, results_import
@@ -15,6 +17,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, path, dry_run, no_recompute, **options):
+        started = time.monotonic()
         try:
             report = results_import(source=path, dry_run=dry_run)
         except BundleInvalid as invalid:
@@ -22,6 +25,7 @@ class Command(BaseCommand):
                 self.stderr.write(str(error))
             raise CommandError(f"{len(invalid.errors)} error(s); nothing was saved.") from None
         self.stdout.write(str(report))
+        self.stdout.write(f"Checked{'' if dry_run else ' and saved'} in {time.monotonic() - started:.2f} s.")
         if dry_run or not report.affected:
             return
         if no_recompute:

@@ -112,7 +112,6 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
             start_seq = (last or 0) + 1
         later = history.filter(seq__gte=start_seq)
         later.delete()
-        states = _states_before(category, start_seq)
 
     ruleset = ruleset_for(
         category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
@@ -120,6 +119,9 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     matches = Match.objects.filter(event__in=_category_events(category), participant2__isnull=False)
     if since is not None:
         matches = matches.filter(event__date__gte=since)
+        playing = set(matches.values_list("participant1_id", flat=True).distinct())
+        playing |= set(matches.values_list("participant2_id", flat=True).distinct())
+        states = _states_before(category, start_seq, playing)
     rows = (
         matches.order_by("event__date", "event_id", "round", "id")
         .values_list(
@@ -152,29 +154,55 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     return result
 
 
-def _states_before(category: Category, start_seq: int) -> dict[int, ParticipantState]:
-    """Each participant's state after the history kept before `start_seq`."""
-    table = RatingEntry._meta.db_table
-    sql = f"""
-        SELECT e.participant_id, e.rating_after, e.matches, a.wins, a.losses, a.opponent_sum
-        FROM {table} e
-        JOIN (
-            SELECT participant_id, MAX(seq) AS last_seq,
-                   SUM(CASE WHEN provisional = %s AND score = 1 THEN 1 ELSE 0 END) AS wins,
-                   SUM(CASE WHEN provisional = %s AND score = 0 THEN 1 ELSE 0 END) AS losses,
-                   SUM(CASE WHEN provisional = %s THEN opponent_rating ELSE 0 END) AS opponent_sum
-            FROM {table}
-            WHERE category_id = %s AND seq < %s
-            GROUP BY participant_id
-        ) a ON e.participant_id = a.participant_id AND e.seq = a.last_seq
-        WHERE e.category_id = %s
+def _states_before(category: Category, start_seq: int, participants: set[int]) -> dict[int, ParticipantState]:
+    """The state of each of `participants` after the history kept before `start_seq`.
+
+    Only those who play again are looked up, through the participant index,
+    so a recompute from last week costs what follows it, not the whole history.
     """
+    table = RatingEntry._meta.db_table
+    states: dict[int, ParticipantState] = {}
+    ordered = sorted(participants)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [True, True, True, category.pk, start_seq, category.pk])
-        return {
-            participant: ParticipantState(rating, matches, wins, losses, float(opponent_sum))
-            for participant, rating, matches, wins, losses, opponent_sum in cursor.fetchall()
-        }
+        for start in range(0, len(ordered), 5000):
+            chunk = ordered[start : start + 5000]
+            marks = ", ".join(["%s"] * len(chunk))
+            cursor.execute(
+                f"""
+                SELECT e.participant_id, e.rating_after, e.matches
+                FROM {table} e
+                JOIN (
+                    SELECT participant_id, MAX(seq) AS seq FROM {table}
+                    WHERE category_id = %s AND seq < %s AND participant_id IN ({marks})
+                    GROUP BY participant_id
+                ) last ON e.participant_id = last.participant_id AND e.seq = last.seq
+                WHERE e.category_id = %s
+                """,
+                [category.pk, start_seq, *chunk, category.pk],
+            )
+            for participant, rating, matches in cursor.fetchall():
+                states[participant] = ParticipantState(rating=rating, matches=matches)
+        # The 1997 provisional formula needs the running totals of whoever is still provisional.
+        provisional = sorted(p for p, state in states.items() if state.matches < category.provisional_until)
+        for start in range(0, len(provisional), 5000):
+            chunk = provisional[start : start + 5000]
+            marks = ", ".join(["%s"] * len(chunk))
+            cursor.execute(
+                f"""
+                SELECT participant_id,
+                       SUM(CASE WHEN score = 1 THEN 1 ELSE 0 END),
+                       SUM(CASE WHEN score = 0 THEN 1 ELSE 0 END),
+                       SUM(opponent_rating)
+                FROM {table}
+                WHERE category_id = %s AND seq < %s AND provisional = %s AND participant_id IN ({marks})
+                GROUP BY participant_id
+                """,
+                [category.pk, start_seq, True, *chunk],
+            )
+            for participant, wins, losses, opponent_sum in cursor.fetchall():
+                state = states[participant]
+                state.wins, state.losses, state.opponent_rating_sum = wins, losses, float(opponent_sum)
+    return states
 
 
 def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:

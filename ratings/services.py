@@ -8,6 +8,7 @@ SQLite serialises all writers anyway.
 """
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import date
 from itertools import islice
@@ -45,6 +46,7 @@ class RecomputeResult:
     since: date | None
     matches_rated: int = 0
     entries_written: int = 0
+    published_seconds: float = 0.0  # until the new history is committed and visible
 
 
 def _category_events(category: Category):
@@ -59,6 +61,7 @@ def _match_result(games1: int, games2: int) -> float:
 
 def category_recompute(*, category: Category, since: date | None = None) -> RecomputeResult:
     """Rebuild the category's history from `since` on (everything when None); earlier history stays."""
+    started = time.monotonic()
     with transaction.atomic():
         category = Category.objects.select_for_update().get(pk=category.pk)
         if category.ruleset == Ruleset.DERIVED:
@@ -71,6 +74,7 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
+    result.published_seconds = time.monotonic() - started
     _vacuum_after_large_rewrite(result)
     logger.info(
         "recomputed %s since %s: %d matches, %d entries",

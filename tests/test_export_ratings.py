@@ -369,7 +369,8 @@ def test_the_recompute_ratings_command_recomputes_now(tmp_path):
 
     call_command("recompute_ratings", "--category", "limited", stdout=out)
 
-    assert out.getvalue().startswith("limited: 2 rated, 4 history rows in ")
+    assert out.getvalue().startswith("limited: 2 rated, 4 history rows, cleanup ")
+    assert " published in " in out.getvalue()
     assert [row[5] for row in export_rows("--category", "limited")][:1] == ["1608.0"]
     with pytest.raises(CommandError, match="unknown category 'nope'"):
         call_command("recompute_ratings", "--category", "nope")

@@ -28,6 +28,7 @@ class Command(BaseCommand):
             started = time.monotonic()
             result = category_recompute(category=each, since=since_date)
             self.stdout.write(
-                f"{each.slug}: {result.matches_rated} rated, {result.entries_written} history rows "
-                f"in {time.monotonic() - started:.2f} s"
+                f"{each.slug}: {result.matches_rated} rated, {result.entries_written} history rows, "
+                f"cleanup {time.monotonic() - started - result.published_seconds:.2f} s, "
+                f"published in {result.published_seconds:.2f} s"
             )

@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib import admin
 
-from ratings.models import Category, EventScore, RatingEntry, RecomputeRun, Ruleset
+from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, Ruleset
 from ratings.services import recompute_enqueue
 
 
@@ -124,3 +124,14 @@ class EventScoreAdmin(ReadOnlyAdmin):
     list_filter = ["category", "final"]
     list_select_related = ["event", "participant__player"]
     search_fields = ["participant__player__membership_number", "participant__player__name", "event__name"]
+
+
+@admin.register(CurrentRating)
+class CurrentRatingAdmin(ReadOnlyAdmin):
+    list_display = [
+        "category", "world_rank", "display_id", "name", "country", "region", "rating", "matches", "ranked",
+        "provisional", "last_played", "built_on",
+    ]  # fmt: skip
+    list_filter = ["category", "ranked", "provisional", "continent"]
+    search_fields = ["display_id", "name"]
+    show_full_result_count = False

@@ -223,3 +223,51 @@ class RecomputeRun(models.Model):
         if self.started_at and self.finished_at:
             return self.finished_at - self.started_at
         return None
+
+
+class CurrentRating(models.Model):
+    """Today's list of a category, ranks precomputed at every level, rebuilt by each recompute.
+
+    Past dates are computed from the history when asked for; today's list is
+    what most pages read, so it is kept ready with the columns they filter
+    and sort on, and last month's ranks for the movement column.
+    """
+
+    category = _derived_reference(Category, db_index=False)
+    participant = _derived_reference("players.Participant", db_index=False)
+    display_id = models.CharField(max_length=200, help_text="Membership number; for a team its members' numbers.")
+    name = models.CharField(max_length=200)
+    country = models.CharField(max_length=2, blank=True)
+    continent = models.CharField(max_length=2, blank=True)
+    region = models.CharField(max_length=6, blank=True)
+    rating = models.FloatField()
+    matches = models.PositiveIntegerField(help_text="Rated matches; events for V:EKN.")
+    ranked = models.BooleanField()
+    provisional = models.BooleanField(default=False)
+    last_played = models.DateField(null=True)
+    world_rank = models.PositiveIntegerField(null=True)
+    continent_rank = models.PositiveIntegerField(null=True)
+    country_rank = models.PositiveIntegerField(null=True)
+    region_rank = models.PositiveIntegerField(null=True)
+    # Ranks at the end of the previous month, for "movement since last month".
+    previous_world_rank = models.PositiveIntegerField(null=True)
+    previous_continent_rank = models.PositiveIntegerField(null=True)
+    previous_country_rank = models.PositiveIntegerField(null=True)
+    previous_region_rank = models.PositiveIntegerField(null=True)
+    built_on = models.DateField(help_text="The day this list was computed (its 'today').")
+
+    class Meta:
+        ordering = ["category", "-ranked", "-rating", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["category", "participant"], name="current_rating_once"),
+        ]
+        indexes = [
+            models.Index(fields=["category", "ranked", "-rating", "name"], name="current_world_list"),
+            models.Index(fields=["category", "continent", "ranked", "-rating"], name="current_continent_list"),
+            models.Index(fields=["category", "country", "ranked", "-rating"], name="current_country_list"),
+            models.Index(fields=["category", "region", "ranked", "-rating"], name="current_region_list"),
+            models.Index(fields=["category", "display_id"], name="current_by_display_id"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} in {self.category_id}: {self.rating:.2f}"

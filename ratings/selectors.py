@@ -21,11 +21,12 @@ class Standing:
     rating: float
     matches: int  # rated matches; events for V:EKN
     ranked: bool
+    last_played: date | None = None
 
 
 @dataclass(slots=True)
 class RankingRow:
-    rank: int | None
+    rank: int | None  # at the level asked for
     participant: int
     player_id: str  # membership number; for a team, its members' numbers
     name: str
@@ -34,6 +35,31 @@ class RankingRow:
     rating: float
     matches: int
     ranked: bool
+    continent: str = ""
+    last_played: date | None = None
+    world_rank: int | None = None
+    continent_rank: int | None = None
+    country_rank: int | None = None
+    region_rank: int | None = None
+
+
+def rank_levels(rows: list[RankingRow]) -> None:
+    """Give every ranked row its world, continent, country and region rank (ties share a rank)."""
+    ranked = sorted((row for row in rows if row.ranked), key=lambda row: -row.rating)
+    for field, key in (
+        ("world_rank", lambda row: ""),
+        ("continent_rank", lambda row: row.continent),
+        ("country_rank", lambda row: row.country),
+        ("region_rank", lambda row: row.region),
+    ):
+        groups: dict[str, list[RankingRow]] = {}
+        for row in ranked:
+            group = key(row)
+            if group or field == "world_rank":
+                groups.setdefault(group, []).append(row)
+        for members in groups.values():
+            for row, rank in zip(members, competition_ranks([row.rating for row in members]), strict=True):
+                setattr(row, field, rank)
 
 
 def _elo_standings(category: Category, as_of: date | None) -> dict[int, Standing]:
@@ -46,7 +72,7 @@ def _elo_standings(category: Category, as_of: date | None) -> dict[int, Standing
         return {}
     table = RatingEntry._meta.db_table
     sql = f"""
-        SELECT e.participant_id, e.rating_after, e.matches
+        SELECT e.participant_id, e.rating_after, e.matches, e.event_date
         FROM {table} e
         JOIN (
             SELECT participant_id, MAX(seq) AS seq FROM {table}
@@ -58,9 +84,13 @@ def _elo_standings(category: Category, as_of: date | None) -> dict[int, Standing
     with connection.cursor() as cursor:
         cursor.execute(sql, [category.pk, last_seq, category.pk])
         return {
-            participant: Standing(participant, rating, matches, matches >= threshold)
-            for participant, rating, matches in cursor.fetchall()
+            participant: Standing(participant, rating, matches, matches >= threshold, _as_date(day))
+            for participant, rating, matches, day in cursor.fetchall()
         }
+
+
+def _as_date(value) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
 
 
 def _vekn_standings(category: Category, as_of: date | None) -> dict[int, Standing]:
@@ -81,7 +111,7 @@ def _vekn_standings(category: Category, as_of: date | None) -> dict[int, Standin
             (day for day, _ in events), on=as_of, inactivity_months=inactivity
         )
         ranked = active and len(events) >= category.ranked_after
-        standings[participant] = Standing(participant, rating, len(events), ranked)
+        standings[participant] = Standing(participant, rating, len(events), ranked, max(day for day, _ in events))
     return standings
 
 
@@ -98,7 +128,8 @@ def _derived_standings(category: Category, as_of: date | None) -> dict[int, Stan
         rating = sum(part.rating if part else category.start_rating for part in parts) / len(parts)
         matches = sum(part.matches for part in parts if part)
         ranked = any(part.ranked for part in parts if part)
-        standings[participant] = Standing(participant, rating, matches, ranked)
+        last_played = max((part.last_played for part in parts if part and part.last_played), default=None)
+        standings[participant] = Standing(participant, rating, matches, ranked, last_played)
     return standings
 
 
@@ -128,6 +159,27 @@ def _identities(category: Category, participants) -> dict[int, tuple[str, str, s
     return found
 
 
+def ranking_rows(*, category: Category, as_of: date | None = None) -> list[RankingRow]:
+    """Everyone rated in the category on `as_of`, with their ranks at every level, best first."""
+    standings = category_standings(category=category, as_of=as_of)
+    identities = _identities(category, standings)
+    rows = []
+    for participant, standing in standings.items():
+        number, name, country, region = identities.get(participant, (str(participant), "", "", ""))
+        rows.append(
+            RankingRow(
+                None, participant, number, name, country, region, standing.rating, standing.matches,
+                standing.ranked, geography.continent_of(country), standing.last_played,
+            )
+        )  # fmt: skip
+    rank_levels(rows)
+    rows.sort(key=lambda row: (not row.ranked, -row.rating, row.name, row.player_id))
+    return rows
+
+
+LEVEL_RANK = {"world": "world_rank", "continent": "continent_rank", "country": "country_rank", "region": "region_rank"}
+
+
 def ranking_list(
     *,
     category: Category,
@@ -137,24 +189,13 @@ def ranking_list(
     region: str = "",
 ) -> list[RankingRow]:
     """Everyone rated in the category at one level: ranked first (ties share a rank), then the unranked."""
-    standings = category_standings(category=category, as_of=as_of)
-    identities = _identities(category, standings)
+    level = "region" if region else "country" if country else "continent" if continent else "world"
     rows = []
-    countries = set(geography.countries_in(continent)) if continent else None
-    for participant, standing in standings.items():
-        number, name, player_country, player_region = identities.get(participant, (str(participant), "", "", ""))
-        if country and player_country != country:
+    for row in ranking_rows(category=category, as_of=as_of):
+        if (region and row.region != region) or (country and row.country != country):
             continue
-        if region and player_region != region:
+        if continent and row.continent != continent:
             continue
-        if countries is not None and player_country not in countries:
-            continue
-        rows.append(
-            RankingRow(None, participant, number, name, player_country, player_region, standing.rating,
-                       standing.matches, standing.ranked)
-        )  # fmt: skip
-    rows.sort(key=lambda row: (not row.ranked, -row.rating, row.name, row.player_id))
-    ranked = [row for row in rows if row.ranked]
-    for row, rank in zip(ranked, competition_ranks([row.rating for row in ranked]), strict=True):
-        row.rank = rank
+        row.rank = getattr(row, LEVEL_RANK[level])
+        rows.append(row)
     return rows

@@ -10,7 +10,7 @@ SQLite serialises all writers anyway.
 import logging
 import time
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from itertools import islice
 
 from django.db import connection, transaction
@@ -27,7 +27,8 @@ from ratings.engine import (
     ruleset_for,
     vekn_event_points,
 )
-from ratings.models import Category, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
+from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
+from ratings.selectors import ranking_rows
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +66,8 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
     with transaction.atomic():
         category = Category.objects.select_for_update().get(pk=category.pk)
         if category.ruleset == Ruleset.DERIVED:
-            return RecomputeResult(category.slug, since)  # derived lists are computed when read
+            current_ratings_rebuild(category=category)  # derived lists have no history of their own
+            return RecomputeResult(category.slug, since)
         if category.ruleset == Ruleset.VEKN:
             result = _vekn_recompute(category, since)
         else:
@@ -74,6 +76,9 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
+        for listed in [category, *Category.objects.filter(components__contains=category.slug)]:
+            if listed == category or category.slug in listed.component_list:
+                current_ratings_rebuild(category=listed)
     result.published_seconds = time.monotonic() - started
     _vacuum_after_large_rewrite(result)
     logger.info(
@@ -234,6 +239,47 @@ def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
         rows,
     )  # fmt: skip
     return result
+
+
+# Today's lists -------------------------------------------------------------------
+
+CURRENT_FIELDS = [
+    "category", "participant", "display_id", "name", "country", "continent", "region", "rating", "matches", "ranked",
+    "provisional", "last_played", "world_rank", "continent_rank", "country_rank", "region_rank",
+    "previous_world_rank", "previous_continent_rank", "previous_country_rank", "previous_region_rank", "built_on",
+]  # fmt: skip
+
+
+def current_ratings_rebuild(*, category: Category, today: date | None = None) -> int:
+    """Rewrite the category's list for `today` (default: today), with last month's ranks beside it."""
+    today = today or timezone.localdate()
+    end_of_last_month = today.replace(day=1) - timedelta(days=1)
+    previous = {row.participant: row for row in ranking_rows(category=category, as_of=end_of_last_month)}
+    rows = []
+    for row in ranking_rows(category=category, as_of=today):
+        before = previous.get(row.participant)
+        rows.append(
+            (
+                category.pk, row.participant, row.player_id, row.name, row.country, row.continent, row.region,
+                row.rating, row.matches, row.ranked, row.matches < category.provisional_until, row.last_played,
+                row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
+                before and before.world_rank, before and before.continent_rank, before and before.country_rank,
+                before and before.region_rank, today,
+            )
+        )  # fmt: skip
+    CurrentRating.objects.filter(category=category).delete()
+    return insert_rows(CurrentRating, CURRENT_FIELDS, rows)
+
+
+def current_ratings_refresh_if_stale(*, category: Category) -> None:
+    """Lists age with the calendar (last month's ranks, the V:EKN windows): rebuild one built before today."""
+    today = timezone.localdate()
+    stale = CurrentRating.objects.filter(category=category).exclude(built_on=today).exists()
+    if stale:
+        with transaction.atomic():
+            Category.objects.select_for_update().get(pk=category.pk)
+            if CurrentRating.objects.filter(category=category).exclude(built_on=today).exists():
+                current_ratings_rebuild(category=category, today=today)
 
 
 # Queueing -----------------------------------------------------------------

@@ -1,0 +1,82 @@
+"""Today's lists: ranks at every level and last month's ranks, kept ready for the ranking pages."""
+
+import datetime
+
+import pytest
+from django.core.management import call_command
+
+from events.demo import demo_bundle_write
+from events.importer import results_import
+from ratings.models import Category, CurrentRating
+from ratings.selectors import ranking_list
+from ratings.services import current_ratings_rebuild, current_ratings_refresh_if_stale
+
+TODAY = datetime.date(2024, 12, 15)
+
+
+@pytest.fixture
+def rated_world(db, tmp_path):
+    demo_bundle_write(tmp_path, players=200, events=40, seed=5, end=datetime.date(2024, 12, 10))
+    results_import(source=tmp_path)
+    call_command("recompute_ratings", stdout=None)
+    return Category.objects.get(slug="constructed")
+
+
+def test_a_recompute_leaves_todays_list_ready(rated_world):
+    rows = CurrentRating.objects.filter(category=rated_world)
+
+    assert rows.count() == len(ranking_list(category=rated_world))
+    assert rows.filter(ranked=True, world_rank=1).exists()
+    assert not rows.filter(ranked=False, world_rank__isnull=False).exists()
+
+
+@pytest.mark.parametrize("level", ["world", "continent", "country", "region"])
+def test_its_ranks_at_every_level_equal_the_computed_list(rated_world, level):
+    current_ratings_rebuild(category=rated_world, today=TODAY)
+    sample = CurrentRating.objects.filter(category=rated_world, ranked=True).exclude(region="").first()
+    filters = {
+        "world": {},
+        "continent": {"continent": sample.continent},
+        "country": {"country": sample.country},
+        "region": {"region": sample.region},
+    }[level]
+
+    expected = {row.player_id: row.rank for row in ranking_list(category=rated_world, as_of=TODAY, **filters)}
+    stored = dict(
+        CurrentRating.objects.filter(category=rated_world, **filters).values_list("display_id", f"{level}_rank")
+    )
+
+    assert stored == expected
+    assert sorted(rank for rank in stored.values() if rank)[:1] == [1]
+
+
+def test_last_months_ranks_are_the_ranks_at_the_end_of_last_month(rated_world):
+    current_ratings_rebuild(category=rated_world, today=TODAY)
+
+    end_of_november = {
+        row.player_id: row.rank for row in ranking_list(category=rated_world, as_of=datetime.date(2024, 11, 30))
+    }
+    stored = dict(CurrentRating.objects.filter(category=rated_world).values_list("display_id", "previous_world_rank"))
+
+    assert {key: value for key, value in stored.items() if value} == {
+        key: value for key, value in end_of_november.items() if value
+    }
+
+
+def test_a_list_built_before_today_is_rebuilt_when_read(rated_world):
+    current_ratings_rebuild(category=rated_world, today=datetime.date(2024, 11, 1))
+
+    current_ratings_refresh_if_stale(category=rated_world)
+
+    assert set(CurrentRating.objects.filter(category=rated_world).values_list("built_on", flat=True)) == {
+        datetime.date.today()
+    }
+
+
+def test_composite_is_rebuilt_when_a_component_is_recomputed(rated_world):
+    composite = Category.objects.get(slug="composite")
+    CurrentRating.objects.filter(category=composite).delete()
+
+    call_command("recompute_ratings", category="limited", stdout=None)
+
+    assert CurrentRating.objects.filter(category=composite).count() == len(ranking_list(category=composite))

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "players",
     "events",
     "ratings",
+    "api",
 ]
 
 MIDDLEWARE = [

@@ -1,9 +1,13 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from events import views as event_views
 
 urlpatterns = [
     path("", event_views.home, name="home"),
+    path("", include("ratings.urls")),  # /rankings/..., /calculator/
+    path("", include("players.urls")),  # /players/..., /teams/...
+    path("", include("events.urls")),  # /events/...
+    path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -77,6 +77,9 @@ class Category(models.Model):
         null=True, blank=True, help_text="V:EKN: how many of the best event scores count."
     )
     position = models.PositiveSmallIntegerField(default=0, help_text="Order in menus and lists.")
+    history_version = models.PositiveBigIntegerField(
+        default=0, editable=False, help_text="Bumped by every recompute: part of the key of cached lists."
+    )
 
     objects = CategoryQuerySet.as_manager()
 

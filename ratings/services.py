@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from itertools import islice
 
 from django.db import connection, transaction
-from django.db.models import Min
+from django.db.models import F, Min
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
@@ -66,7 +66,7 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
     with transaction.atomic():
         category = Category.objects.select_for_update().get(pk=category.pk)
         if category.ruleset == Ruleset.DERIVED:
-            current_ratings_rebuild(category=category)  # derived lists have no history of their own
+            _history_changed(category)  # a derived list has no history of its own: rebuild its list
             return RecomputeResult(category.slug, since)
         if category.ruleset == Ruleset.VEKN:
             result = _vekn_recompute(category, since)
@@ -76,9 +76,10 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
-        for listed in [category, *Category.objects.filter(components__contains=category.slug)]:
-            if listed == category or category.slug in listed.component_list:
-                current_ratings_rebuild(category=listed)
+        _history_changed(category)
+        for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
+            if category.slug in derived.component_list:
+                _history_changed(derived)
     result.published_seconds = time.monotonic() - started
     _vacuum_after_large_rewrite(result)
     logger.info(
@@ -89,6 +90,12 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         result.entries_written,
     )
     return result
+
+
+def _history_changed(category: Category) -> None:
+    """Rebuild today's list and bump the version that keys cached lists of past dates."""
+    current_ratings_rebuild(category=category)
+    Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 
 VACUUM_AFTER_ROWS = 100_000

@@ -10,6 +10,10 @@ $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -r requirements.txt
+	@# Browser tests drive Debian's chromium; install it when we can (root with apt).
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+	@[ -x /usr/bin/chromium ] || echo "note: /usr/bin/chromium is missing; browser tests will be skipped (apt-get install chromium)"
 	touch $@
 
 install: $(VENV)/.installed

@@ -1,0 +1,60 @@
+"""Browser tests: a real Chromium (Debian's package) driven by Playwright against the live test server."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail("REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the
+    # tests make around it are still synchronous and safe.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    yield tab
+    context.close()

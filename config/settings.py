@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "events",
     "ratings",
     "api",
+    "calculator",
+    "ninja",  # django-ninja: only so that its Swagger UI is served from its own static files, never a CDN
 ]
 
 MIDDLEWARE = [
@@ -132,7 +134,19 @@ TASKS = {
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ratings@localhost")
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+DJANGO_TABLES2_TEMPLATE = "players/table.html"  # the site's own table markup and styles
+
+# Past-date ranking lists are computed from the history and cached (keyed by the
+# category's history version). One process's memory by default, bounded; set
+# CACHE_URL-style backends here for several machines (see docs).
+CACHES = {
+    "default": {
+        "BACKEND": env_str("CACHE_BACKEND", "django.core.cache.backends.locmem.LocMemCache"),
+        "LOCATION": env_str("CACHE_LOCATION", "ratings"),
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 200)},
+    }
+}
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = True

@@ -5,9 +5,10 @@ from events import views as event_views
 
 urlpatterns = [
     path("", event_views.home, name="home"),
-    path("", include("ratings.urls")),  # /rankings/..., /calculator/
+    path("", include("ratings.urls")),  # /rankings/...
     path("", include("players.urls")),  # /players/..., /teams/...
     path("", include("events.urls")),  # /events/...
+    path("", include("calculator.urls")),  # /calculator/
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

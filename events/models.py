@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django_countries.fields import CountryField
 
 from players.models import Participant
@@ -87,6 +88,9 @@ class Event(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self):
+        return reverse("events:detail", args=[self.pk])
 
 
 class MatchResult(models.TextChoices):

@@ -1,5 +1,10 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from events import event_views
 
 app_name = "events"
 
-urlpatterns = []
+urlpatterns = [
+    path("events/", event_views.event_list, name="list"),
+    path("events/<int:event_id>/", event_views.event_detail, name="detail"),
+]

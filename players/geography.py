@@ -67,5 +67,6 @@ def is_region(code: str) -> bool:
 
 
 def region_name(code: str) -> str:
+    """The subdivision's English name ("Wales", not "Wales [Cymru GB-CYM]")."""
     subdivision = pycountry.subdivisions.get(code=code)
-    return subdivision.name if subdivision else code
+    return subdivision.name.split(" [")[0] if subdivision else code

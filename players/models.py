@@ -1,6 +1,7 @@
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Concat
+from django.urls import reverse
 from django_countries.fields import CountryField
 
 from players import geography
@@ -63,6 +64,9 @@ class Player(models.Model):
     def __str__(self):
         return f"{self.name} ({self.membership_number})"
 
+    def get_absolute_url(self):
+        return reverse("players:detail", args=[self.membership_number])
+
     @property
     def continent(self) -> str:
         return geography.continent_of(self.country.code or "")
@@ -90,3 +94,6 @@ class Team(models.Model):
 
     def __str__(self):
         return self.name or self.member_key.replace(" ", " / ")
+
+    def get_absolute_url(self):
+        return reverse("players:team", args=[self.participant_id])

@@ -1,5 +1,13 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from players import views
 
 app_name = "players"
 
-urlpatterns = []
+urlpatterns = [
+    path("players/", views.player_list, name="list"),
+    path("players/<str:number>/", views.player_detail, name="detail"),
+    path("players/<str:number>/vs/", views.player_versus_pick, name="versus-pick"),
+    path("players/<str:number>/vs/<str:other>/", views.player_versus, name="versus"),
+    path("teams/<int:participant_id>/", views.team_detail, name="team"),
+]

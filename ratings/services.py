@@ -281,8 +281,9 @@ def current_ratings_rebuild(*, category: Category, today: date | None = None) ->
 def current_ratings_refresh_if_stale(*, category: Category) -> None:
     """Lists age with the calendar (last month's ranks, the V:EKN windows): rebuild one built before today."""
     today = timezone.localdate()
-    stale = CurrentRating.objects.filter(category=category).exclude(built_on=today).exists()
-    if stale:
+    # A rebuild writes the whole list at once, so one row tells the age of all.
+    built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
+    if built_on is not None and built_on != today:
         with transaction.atomic():
             Category.objects.select_for_update().get(pk=category.pk)
             if CurrentRating.objects.filter(category=category).exclude(built_on=today).exists():

@@ -1,5 +1,10 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from ratings import views
 
 app_name = "ratings"
 
-urlpatterns = []
+urlpatterns = [
+    path("rankings/", views.ranking_index, name="index"),
+    path("rankings/<slug:slug>/", views.ranking_detail, name="detail"),
+]

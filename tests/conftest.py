@@ -1,4 +1,17 @@
+from importlib import import_module
+
 import pytest
+from django.apps import apps
+
+
+def ensure_default_categories():
+    """Put back the categories the data migration seeds, for fixtures that outlive one test.
+
+    Transactional tests (the browser tests) end with a flush of every table, and
+    pytest-django runs them last, so a module-scoped world built after one must
+    not assume the seeded rows are still there.
+    """
+    import_module("ratings.migrations.0002_default_categories").create_defaults(apps, None)
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,31 @@
 import datetime
+import io
 
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from events.importer import results_import
 from events.models import Event
 from players.services import player_create
+from ratings.models import Category, CurrentRating
+from ratings.services import current_ratings_rebuild
+from tests.bundles import Bundle
+
+
+def a_world_of(tmp_path, players: int) -> None:
+    """`players` players in one constructed event, each with one match, ranked after one."""
+    bundle = Bundle(tmp_path)
+    bundle.rows = {file: [] for file in bundle.rows}
+    bundle.absent = {"teams.csv", "standings.csv"}
+    bundle.add_category("constructed", "Constructed", formats="standard block extended", ranked_after="1")
+    bundle.add_event("X", date="2024-05-04", format="standard", k="32", country="DE", city="Berlin")
+    for number in range(players):
+        bundle.add_player(f"P{number:03d}", f"Player {number:03d}", "DE")
+    for number in range(0, players - 1, 2):
+        bundle.add_match("X", 1, f"P{number:03d}", f"P{number + 1:03d}", 2, number % 2, 0)
+    results_import(source=bundle.write())
+    call_command("recompute_ratings", stdout=io.StringIO())
 
 
 def test_it_shows_the_world_in_numbers(client, db):
@@ -13,10 +37,12 @@ def test_it_shows_the_world_in_numbers(client, db):
 
     assert response.status_code == 200
     assert response.context["summary"] == {"players": 3, "countries": 2, "events": 0, "matches": 0}
-    assert "No events yet" in response.content.decode()
+    html = response.content.decode()
+    assert "No events yet" in html
+    assert "Nobody is ranked yet." in html
 
 
-def test_it_lists_recent_events_newest_first(client, db):
+def test_it_lists_recent_events_newest_first_with_links(client, db):
     for day in (1, 3, 2):
         Event.objects.create(
             name=f"Event on the {day}", date=datetime.date(2024, 5, day), format="standard", player_count=8
@@ -26,11 +52,55 @@ def test_it_lists_recent_events_newest_first(client, db):
 
     html = response.content.decode()
     assert html.index("Event on the 3") < html.index("Event on the 2") < html.index("Event on the 1")
+    newest = Event.objects.get(name="Event on the 3")
+    assert f'<a href="/events/{newest.pk}/">Event on the 3</a>' in html
 
 
-def test_its_query_count_does_not_grow_with_events(client, db, django_assert_max_num_queries):
+def test_it_has_a_search_box_for_players(client, db):
+    html = client.get("/").content.decode()
+
+    assert '<form class="hero-search" action="/players/" method="get" role="search">' in html
+    assert '<input id="home-search" type="search" name="q"' in html
+    assert '<label for="home-search">Find a player</label>' in html
+
+
+def test_it_shows_the_top_ten_of_every_category(client, db, tmp_path):
+    a_world_of(tmp_path, 24)
+
+    response = client.get("/")
+
+    top_lists = {category.slug: leaders for category, leaders in response.context["top_lists"]}
+    assert list(top_lists) == list(Category.objects.values_list("slug", flat=True))
+    best = CurrentRating.objects.filter(category__slug="constructed").order_by("-rating", "name")[:10]
+    assert [leader.display_id for leader in top_lists["constructed"]] == [row.display_id for row in best]
+    assert [leader.rank for leader in top_lists["constructed"]] == [1] * 10  # twelve winners, all equal
+    assert top_lists["vtes"] == []
+    html = response.content.decode()
+    assert '<a href="/players/P000/">Player 000</a>' in html
+    assert 'href="/rankings/constructed/"' in html
+    assert str(int(best[0].rating)) in html
+
+
+def test_a_list_built_before_today_is_rebuilt_before_it_is_shown(client, db, tmp_path):
+    a_world_of(tmp_path, 6)
+    constructed = Category.objects.get(slug="constructed")
+    current_ratings_rebuild(category=constructed, today=timezone.localdate() - datetime.timedelta(days=1))
+
+    client.get("/")
+
+    assert set(CurrentRating.objects.filter(category=constructed).values_list("built_on", flat=True)) == {
+        timezone.localdate()
+    }
+
+
+@pytest.mark.parametrize("players", [10, 60])
+def test_its_query_count_grows_with_neither_events_nor_players(
+    client, db, tmp_path, players, django_assert_max_num_queries
+):
+    a_world_of(tmp_path, players)
     for day in range(1, 11):
         Event.objects.create(name=f"E{day}", date=datetime.date(2024, 5, day), format="standard", player_count=8)
 
-    with django_assert_max_num_queries(6):
+    # categories, the top ten of every category (one query), four headline counts, recent events
+    with django_assert_max_num_queries(7):
         client.get("/")

@@ -8,6 +8,7 @@ from django.core.management import call_command
 from events.demo import demo_bundle_write
 from events.importer import results_import
 from tests.agreement import disagreements, exported
+from tests.conftest import ensure_default_categories
 
 EXTRA_CATEGORIES = """slug,name,ruleset,formats,team_size,ranked_after
 classic,Classic (1997 rules),dci-1997,standard block extended sealed booster-draft rochester-draft,1,25
@@ -28,6 +29,7 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
     )
     (bundle / "categories.csv").write_text(EXTRA_CATEGORIES, encoding="utf-8")
     with django_db_blocker.unblock():
+        ensure_default_categories()
         results_import(source=bundle)
         call_command("recompute_ratings")
     yield bundle, counts

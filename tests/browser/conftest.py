@@ -21,23 +21,34 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+            # The live server needs committed data; serialized rollback puts back the
+            # rows migrations created (the default categories) after each test's flush.
+            item.add_marker(pytest.mark.django_db(transaction=True, serialized_rollback=True))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module: Playwright's event loop must not outlive the browser tests."""
     if not CHROMIUM.exists():
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail("REQUIRE_BROWSER is set but /usr/bin/chromium is missing")
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the
-    # tests make around it are still synchronous and safe.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
+    # Playwright's sync API runs an event loop in this thread while it is open; the
+    # ORM calls the tests make meanwhile are still synchronous and safe.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield instance
+            instance.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

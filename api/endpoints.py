@@ -1,0 +1,241 @@
+"""The read-only JSON API (django-ninja): endpoints, and errors as JSON.
+
+Each endpoint parses its parameters (the schemas validate them), calls one
+selector and shapes the result; the OpenAPI document comes from the same
+signatures, so it cannot drift from the code.
+"""
+
+from django.conf import settings
+from django.http import Http404
+from ninja import NinjaAPI, Query
+from ninja.errors import HttpError, ValidationError
+
+from api import selectors, serializers
+from api.schemas import (
+    CategoryPage,
+    CategorySlug,
+    Error,
+    EventDetail,
+    EventId,
+    EventPage,
+    EventParams,
+    HistoryPage,
+    HistoryParams,
+    MembershipNumber,
+    PageParams,
+    PlayerDetail,
+    PlayerPage,
+    RankingPage,
+    RankingParams,
+    SearchParams,
+)
+from ratings.models import Category
+
+api = NinjaAPI(
+    title="Card game ratings API",
+    version="1",
+    description=(
+        "Read-only JSON: rating categories, ranking lists (today's or as of a past date), players with their "
+        "ratings and match histories, and events with standings and matches. Lists are paginated with `limit` "
+        "and `offset` and share one envelope (`count`, `limit`, `offset`, `next`, `previous`, `results`). "
+        "Errors are JSON too: `status`, `error`, `message` and, for bad parameters, `details`."
+    ),
+    urls_namespace="api",
+    # Swagger UI from django-ninja's own static files, which it serves only when "ninja" is installed:
+    # otherwise it would load them from a CDN, so then there is no Swagger page at all.
+    docs_url="/docs/swagger/" if "ninja" in settings.INSTALLED_APPS else None,
+)
+
+
+# Errors -------------------------------------------------------------------
+
+
+def error_response(request, status: int, error: str, message: str, details=()):
+    body = {"status": status, "error": error, "message": message, "details": list(details)}
+    return api.create_response(request, body, status=status)
+
+
+def _parameter(location) -> str:
+    """("query", "limit") -> "limit": the name a client sent."""
+    return ".".join(str(part) for part in location[1:]) or str(location[0])
+
+
+@api.exception_handler(ValidationError)
+def bad_parameters(request, exc: ValidationError):
+    details = [
+        {"parameter": _parameter(error["loc"]), "message": error["msg"].removeprefix("Value error, ")}
+        for error in exc.errors
+    ]
+    message = "; ".join(f"{detail['parameter']}: {detail['message']}" for detail in details)
+    return error_response(request, 400, "bad_request", f"Invalid parameters: {message}.", details)
+
+
+@api.exception_handler(selectors.BadRequest)
+def bad_request(request, exc: selectors.BadRequest):
+    details = [{"parameter": exc.parameter, "message": str(exc)}] if exc.parameter else []
+    return error_response(request, 400, "bad_request", str(exc), details)
+
+
+@api.exception_handler(selectors.NotFound)
+def not_found(request, exc: selectors.NotFound):
+    return error_response(request, 404, "not_found", str(exc))
+
+
+@api.exception_handler(Http404)
+def http_not_found(request, exc: Http404):
+    return error_response(request, 404, "not_found", "Nothing here: see /api/docs/ for the endpoints.")
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc: HttpError):
+    return error_response(request, exc.status_code, "http_error", exc.message)
+
+
+# Categories ---------------------------------------------------------------
+
+
+@api.get(
+    "/categories/",
+    response={200: CategoryPage, 400: Error},
+    url_name="categories",
+    summary="List the rating categories",
+    tags=["categories"],
+)
+def categories(request, params: Query[PageParams]):
+    """The rating categories: which formats feed them, by which rules, and how they display ratings."""
+    rows = Category.objects.all()
+    page = serializers.page(request, count=rows.count(), limit=params.limit, offset=params.offset)
+    page_rows = rows[params.offset : params.offset + params.limit]
+    return {**page, "results": [serializers.category(request, each) for each in page_rows]}
+
+
+@api.get(
+    "/rankings/{slug}/",
+    response={200: RankingPage, 400: Error, 404: Error},
+    url_name="rankings",
+    summary="A category's ranking list",
+    tags=["rankings"],
+)
+def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
+    """A category's ranking list at one level (world, continent, country or region), today or on a past date.
+
+    The rank is the one at the narrowest place given (region, then country, then continent); equal ratings
+    share a rank (1, 2, 2, 4), and `ranks` holds all four levels. `list=unranked` lists the players without
+    enough matches to be ranked. `q` narrows the list without renumbering it.
+    """
+    category = selectors.category_get(slug=slug)
+    ranking = selectors.ranking_page(
+        category=category,
+        as_of=params.as_of,
+        continent=params.continent,
+        country=params.country,
+        region=params.region,
+        ranked=params.list == "ranked",
+        q=params.q,
+        limit=params.limit,
+        offset=params.offset,
+    )
+    return {
+        **serializers.page(request, count=ranking.count, limit=params.limit, offset=params.offset),
+        "category": serializers.category_ref(category),
+        "as_of": ranking.as_of,
+        "level": ranking.level,
+        "list": params.list,
+        "continent": params.continent,
+        "country": params.country,
+        "region": params.region,
+        "q": params.q,
+        "results": [serializers.ranking_row(request, row, category) for row in ranking.rows],
+    }
+
+
+# Players ------------------------------------------------------------------
+
+
+@api.get(
+    "/players/",
+    response={200: PlayerPage, 400: Error},
+    url_name="players",
+    summary="Find players",
+    tags=["players"],
+)
+def players(request, params: Query[SearchParams]):
+    """Players by name, or by the start of their membership number."""
+    rows = selectors.player_search(q=params.q)
+    page = serializers.page(request, count=rows.count(), limit=params.limit, offset=params.offset)
+    page_rows = rows[params.offset : params.offset + params.limit]
+    return {**page, "results": [serializers.player(request, each) for each in page_rows]}
+
+
+@api.get(
+    "/players/{membership_number}/",
+    response={200: PlayerDetail, 404: Error},
+    url_name="player",
+    summary="A player and their ratings",
+    tags=["players"],
+)
+def player(request, membership_number: MembershipNumber):
+    """A player, with today's rating, matches and ranks at every level in each category they are rated in."""
+    found = selectors.player_get(membership_number=membership_number)
+    ratings = selectors.player_current_ratings(player=found)
+    return {
+        **serializers.player(request, found),
+        "ratings": [serializers.player_rating(request, found, row) for row in ratings],
+    }
+
+
+@api.get(
+    "/players/{membership_number}/history/",
+    response={200: HistoryPage, 400: Error, 404: Error},
+    url_name="player-history",
+    summary="A player's match history in a category",
+    tags=["players"],
+)
+def player_history(request, membership_number: MembershipNumber, params: Query[HistoryParams]):
+    """A player's rated matches in one category, newest first: what each did to the rating, and why."""
+    found = selectors.player_get(membership_number=membership_number)
+    category = selectors.category_get(slug=params.category)
+    entries = selectors.player_history(player=found, category=category)
+    page = serializers.page(request, count=entries.count(), limit=params.limit, offset=params.offset)
+    page_rows = entries[params.offset : params.offset + params.limit]
+    return {
+        **page,
+        "player": serializers.player(request, found),
+        "category": serializers.category_ref(category),
+        "results": [serializers.history_entry(request, entry) for entry in page_rows],
+    }
+
+
+# Events -------------------------------------------------------------------
+
+
+@api.get(
+    "/events/",
+    response={200: EventPage, 400: Error},
+    url_name="events",
+    summary="List events",
+    tags=["events"],
+)
+def events(request, params: Query[EventParams]):
+    """Submitted and rated events, newest first."""
+    rows = selectors.event_search(q=params.q, format=params.format, country=params.country)
+    page = serializers.page(request, count=rows.count(), limit=params.limit, offset=params.offset)
+    page_rows = selectors.event_with_match_counts(rows)[params.offset : params.offset + params.limit]
+    return {**page, "results": [serializers.event(request, each) for each in page_rows]}
+
+
+@api.get(
+    "/events/{int:event_id}/",
+    response={200: EventDetail, 404: Error},
+    url_name="event",
+    summary="An event with standings and matches",
+    tags=["events"],
+)
+def event(request, event_id: EventId):
+    """An event: its details, final standings, and the matches of every round."""
+    found = selectors.event_get(event_id=event_id)
+    return {
+        **serializers.event(request, found),
+        "standings": [serializers.standing(request, row) for row in selectors.event_standings(event=found)],
+        "rounds": serializers.rounds(request, selectors.event_matches(event=found)),
+    }

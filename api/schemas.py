@@ -1,0 +1,294 @@
+"""What the API reads (query parameters) and returns (JSON bodies); the OpenAPI document is generated from these."""
+
+import builtins
+import datetime
+from typing import Annotated, Literal
+
+from ninja import Field, Path, Schema
+from pydantic import field_validator
+
+from players import geography
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 500
+
+Level = Literal["world", "continent", "country", "region"]
+ListKind = Literal["ranked", "unranked"]
+
+
+# Errors -----------------------------------------------------------------
+
+
+class ErrorDetail(Schema):
+    parameter: str = Field(description="The query or path parameter at fault.")
+    message: str
+
+
+class Error(Schema):
+    """Every error has this shape, whatever the status."""
+
+    status: int = Field(examples=[404])
+    error: str = Field(description="`bad_request`, `not_found`, ...", examples=["not_found"])
+    message: str = Field(examples=["No player has the membership number 42."])
+    details: builtins.list[ErrorDetail] = Field(default_factory=builtins.list)
+
+
+# Path and query parameters ------------------------------------------------
+
+CategorySlug = Annotated[str, Path(description="The category's slug, e.g. `constructed`.")]
+MembershipNumber = Annotated[str, Path(description="The player's membership number (the DCI number).")]
+EventId = Annotated[int, Path(description="The event's `id`, as in the event list.")]
+
+
+def _blank_is_none(value):
+    """An HTML form sends an empty field as `name=`: read that as "not given"."""
+    return None if value == "" else value
+
+
+class PageParams(Schema):
+    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description=f"Rows per page, 1 to {MAX_LIMIT}.")
+    offset: int = Field(0, ge=0, description="Rows to skip.")
+
+
+class SearchParams(PageParams):
+    q: str = Field("", max_length=100, description="Part of a name, or the start of a membership number.")
+
+
+class RankingParams(SearchParams):
+    continent: str = Field("", description="Continent code: AF, AN, AS, EU, NA, OC or SA.")
+    country: str = Field("", description="ISO 3166-1 alpha-2 country code, e.g. `DE`.")
+    region: str = Field("", description="ISO 3166-2 region code, e.g. `DE-BY`.")
+    as_of: datetime.date | None = Field(None, description="A past date (YYYY-MM-DD); today's list when left out.")
+    list: ListKind = Field("ranked", description="The ranked list, or the players not ranked yet.")
+
+    _as_of_blank = field_validator("as_of", mode="before")(_blank_is_none)
+
+    @field_validator("continent", "country", "region", mode="before")
+    @classmethod
+    def _upper(cls, value):
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("continent")
+    @classmethod
+    def _known_continent(cls, value):
+        if value and value not in geography.CONTINENT_NAMES:
+            raise ValueError(f"unknown continent {value!r}: use one of {', '.join(geography.CONTINENT_NAMES)}")
+        return value
+
+    @field_validator("country")
+    @classmethod
+    def _known_country(cls, value):
+        if value and not geography.is_country(value):
+            raise ValueError(f"unknown country {value!r}: use an ISO 3166-1 alpha-2 code such as DE")
+        return value
+
+    @field_validator("region")
+    @classmethod
+    def _known_region(cls, value):
+        if value and not geography.is_region(value):
+            raise ValueError(f"unknown region {value!r}: use an ISO 3166-2 code such as DE-BY")
+        return value
+
+
+class HistoryParams(PageParams):
+    category: str = Field(description="The category's slug, e.g. `constructed`.")
+
+
+class EventParams(SearchParams):
+    q: str = Field("", max_length=100, description="Part of the event's name.")
+    format: str = Field("", max_length=40, description="Only events of this format, e.g. `standard`.")
+    country: str = Field("", max_length=2, description="Only events held in this country (ISO 3166-1 alpha-2).")
+
+    @field_validator("country", mode="before")
+    @classmethod
+    def _upper(cls, value):
+        return value.strip().upper() if isinstance(value, str) else value
+
+
+# Bodies -------------------------------------------------------------------
+
+
+class Page(Schema):
+    """The envelope of every list: `results` holds this page's rows."""
+
+    count: int = Field(description="Rows in the whole list, on every page.")
+    limit: int
+    offset: int
+    next: str | None = Field(description="The next page's URL; null on the last page.")
+    previous: str | None = Field(description="The previous page's URL; null on the first page.")
+
+
+class CategoryRef(Schema):
+    slug: str
+    name: str
+    ruleset: str
+    display_rounding: Literal["truncate", "round"]
+
+
+class CategoryOut(CategoryRef):
+    formats: builtins.list[str]
+    components: builtins.list[str] = Field(description="Derived categories: the slugs averaged.")
+    team_size: int
+    start_rating: float
+    ranked_after: int = Field(description="Rated matches (events for V:EKN) needed to be ranked.")
+    provisional_until: int = Field(description="Matches rated provisionally (dci-1997); 0 for none.")
+    rankings_url: str
+
+
+class CategoryPage(Page):
+    results: builtins.list[CategoryOut]
+
+
+class Ranks(Schema):
+    """Rank among the ranked players at each level; null when unranked or the place is unknown."""
+
+    world: int | None
+    continent: int | None
+    country: int | None
+    region: int | None
+
+
+class RankingRow(Schema):
+    rank: int | None = Field(description="At the level asked for; equal ratings share a rank (1, 2, 2, 4).")
+    id: str = Field(description="Membership number; for a team its members' numbers joined by `+`.")
+    name: str
+    country: str
+    continent: str
+    region: str
+    rating: float = Field(description="Unrounded.")
+    rating_display: int = Field(description="As the category shows it (truncated or rounded).")
+    matches: int = Field(description="Rated matches; events for V:EKN.")
+    ranked: bool
+    provisional: bool
+    last_played: datetime.date | None
+    ranks: Ranks
+    player_url: str | None = Field(description="The player's API resource; null for a team.")
+
+
+class RankingPage(Page):
+    category: CategoryRef
+    as_of: datetime.date = Field(description="The date the list is for.")
+    level: Level = Field(description="The level of `rank`: the narrowest place filter given.")
+    list: ListKind
+    continent: str
+    country: str
+    region: str
+    q: str
+    results: builtins.list[RankingRow]
+
+
+class PlayerOut(Schema):
+    membership_number: str
+    name: str
+    country: str
+    continent: str
+    region: str
+    url: str
+
+
+class PlayerPage(Page):
+    results: builtins.list[PlayerOut]
+
+
+class PlayerRating(Schema):
+    category: CategoryRef
+    rating: float
+    rating_display: int
+    matches: int
+    ranked: bool
+    provisional: bool
+    last_played: datetime.date | None
+    ranks: Ranks
+    history_url: str | None = Field(description="The match history; null for rulesets without one (V:EKN, derived).")
+
+
+class PlayerDetail(PlayerOut):
+    ratings: builtins.list[PlayerRating] = Field(description="Today's rating in every category the player is in.")
+
+
+class EventRef(Schema):
+    id: int
+    name: str
+    url: str
+
+
+class Participant(Schema):
+    kind: Literal["player", "team"]
+    id: str = Field(description="Membership number; for a team its members' numbers joined by `+`.")
+    name: str
+    url: str | None = Field(description="The player's API resource; null for a team.")
+
+
+class HistoryEntry(Schema):
+    date: datetime.date
+    event: EventRef
+    round: int
+    opponent: Participant
+    opponent_rating: float = Field(description="The opponent's rating when the match was played.")
+    result: Literal["win", "draw", "loss"]
+    score: float = Field(description="S: 1, 0.5 (1/3 under match points) or 0.")
+    expected: float = Field(description="We, the expected score.")
+    k: float | None = Field(description="Null while the provisional formula sets the rating.")
+    k_reason: str
+    change: float
+    rating_before: float
+    rating_after: float
+    provisional: bool
+
+
+class HistoryPage(Page):
+    player: PlayerOut
+    category: CategoryRef
+    results: builtins.list[HistoryEntry]
+
+
+class EventOut(Schema):
+    id: int
+    code: str | None = Field(description="The event's id in imported results bundles.")
+    name: str
+    date: datetime.date
+    format: str
+    team_size: int
+    k: int
+    player_count: int
+    level2_judge: bool
+    structure: str
+    country: str
+    city: str
+    level: str = Field(description="V:EKN level: `national`, `continental-qualifier`, `continental` or empty.")
+    status: Literal["submitted", "rated"]
+    matches: int
+    url: str
+
+
+class EventPage(Page):
+    results: builtins.list[EventOut]
+
+
+class StandingOut(Schema):
+    rank: int
+    participant: Participant
+    vp: float
+    gw: int
+    final: Literal["winner", "finalist", ""]
+
+
+class MatchOut(Schema):
+    id: int
+    participant1: Participant
+    participant2: Participant | None = Field(description="Null for a bye.")
+    games1: int
+    games2: int
+    draws: int
+    result: Literal["win", "loss", "draw", "bye"] = Field(description="Participant 1's result.")
+    elimination: bool
+
+
+class RoundOut(Schema):
+    round: int
+    matches: builtins.list[MatchOut]
+
+
+class EventDetail(EventOut):
+    standings: builtins.list[StandingOut]
+    rounds: builtins.list[RoundOut]

@@ -1,0 +1,190 @@
+"""Rows and models as the JSON bodies of `api.schemas`, with absolute links to related resources."""
+
+from django.http import HttpRequest, QueryDict
+from django.urls import reverse
+
+from api.selectors import HISTORY_RULESETS
+from events.models import Event, Match, Standing
+from players.models import Participant, Player
+from ratings.engine import displayed
+from ratings.models import Category, CurrentRating, RatingEntry
+from ratings.selectors import LEVEL_RANK
+
+RESULT_OF_SCORE = {1.0: "win", 0.0: "loss"}  # anything between is a draw (1/2, or 1/3 under match points)
+
+
+def page(request: HttpRequest, *, count: int, limit: int, offset: int) -> dict:
+    """The envelope fields of a list: its size and the links to the neighbouring pages."""
+
+    def link(to_offset: int) -> str:
+        query: QueryDict = request.GET.copy()
+        query["limit"], query["offset"] = str(limit), str(to_offset)
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+    return {
+        "count": count,
+        "limit": limit,
+        "offset": offset,
+        "next": link(offset + limit) if offset + limit < count else None,
+        "previous": link(max(offset - limit, 0)) if offset > 0 else None,
+    }
+
+
+def url(request: HttpRequest, name: str, *args) -> str:
+    return request.build_absolute_uri(reverse(f"api:{name}", args=args))
+
+
+def category_ref(category: Category) -> dict:
+    return {
+        "slug": category.slug,
+        "name": category.name,
+        "ruleset": category.ruleset,
+        "display_rounding": category.display_rounding,
+    }
+
+
+def category(request, category: Category) -> dict:
+    return {
+        **category_ref(category),
+        "formats": category.format_list,
+        "components": category.component_list,
+        "team_size": category.team_size,
+        "start_rating": category.start_rating,
+        "ranked_after": category.ranked_after,
+        "provisional_until": category.provisional_until,
+        "rankings_url": url(request, "rankings", category.slug),
+    }
+
+
+def ranks(row) -> dict:
+    return {level: getattr(row, field) for level, field in LEVEL_RANK.items()}
+
+
+def ranking_row(request, row, category: Category) -> dict:
+    return {
+        "rank": row.rank,
+        "id": row.id,
+        "name": row.name,
+        "country": row.country,
+        "continent": row.continent,
+        "region": row.region,
+        "rating": row.rating,
+        "rating_display": displayed(row.rating, category.display_rounding),
+        "matches": row.matches,
+        "ranked": row.ranked,
+        "provisional": row.provisional,
+        "last_played": row.last_played,
+        "ranks": ranks(row),
+        "player_url": url(request, "player", row.id) if category.team_size == 1 else None,
+    }
+
+
+def player(request, player: Player) -> dict:
+    return {
+        "membership_number": player.membership_number,
+        "name": player.name,
+        "country": player.country.code or "",
+        "continent": player.continent,
+        "region": player.region,
+        "url": url(request, "player", player.membership_number),
+    }
+
+
+def player_rating(request, player: Player, row: CurrentRating) -> dict:
+    history_url = f"{url(request, 'player-history', player.membership_number)}?category={row.category.slug}"
+    has_history = row.category.ruleset in HISTORY_RULESETS
+    return {
+        "category": category_ref(row.category),
+        "rating": row.rating,
+        "rating_display": displayed(row.rating, row.category.display_rounding),
+        "matches": row.matches,
+        "ranked": row.ranked,
+        "provisional": row.provisional,
+        "last_played": row.last_played,
+        "ranks": ranks(row),
+        "history_url": history_url if has_history else None,
+    }
+
+
+def participant(request, participant: Participant | None) -> dict | None:
+    """A player or a team, named without further queries (the caller select_related both)."""
+    if participant is None:
+        return None
+    if hasattr(participant, "player"):
+        number = participant.player.membership_number
+        return {"kind": "player", "id": number, "name": participant.player.name, "url": url(request, "player", number)}
+    if hasattr(participant, "team"):
+        team = participant.team
+        return {"kind": "team", "id": team.member_key.replace(" ", "+"), "name": str(team), "url": None}
+    return {"kind": participant.kind, "id": str(participant.pk), "name": "", "url": None}
+
+
+def history_entry(request, entry: RatingEntry) -> dict:
+    return {
+        "date": entry.event_date,
+        "event": {"id": entry.event_id, "name": entry.event.name, "url": url(request, "event", entry.event_id)},
+        "round": entry.round,
+        "opponent": participant(request, entry.opponent),
+        "opponent_rating": entry.opponent_rating,
+        "result": RESULT_OF_SCORE.get(entry.score, "draw"),
+        "score": entry.score,
+        "expected": entry.expected,
+        "k": entry.k,
+        "k_reason": entry.k_reason,
+        "change": entry.change,
+        "rating_before": entry.rating_before,
+        "rating_after": entry.rating_after,
+        "provisional": entry.provisional,
+    }
+
+
+def event(request, event: Event) -> dict:
+    return {
+        "id": event.pk,
+        "code": event.code,
+        "name": event.name,
+        "date": event.date,
+        "format": event.format,
+        "team_size": event.team_size,
+        "k": event.k,
+        "player_count": event.player_count,
+        "level2_judge": event.level2_judge,
+        "structure": event.structure,
+        "country": event.country.code or "",
+        "city": event.city,
+        "level": event.level,
+        "status": event.status,
+        "matches": event.match_count,
+        "url": url(request, "event", event.pk),
+    }
+
+
+def standing(request, standing: Standing) -> dict:
+    return {
+        "rank": standing.rank,
+        "participant": participant(request, standing.participant),
+        "vp": float(standing.vp),
+        "gw": standing.gw,
+        "final": standing.final,
+    }
+
+
+def match(request, match: Match) -> dict:
+    return {
+        "id": match.pk,
+        "participant1": participant(request, match.participant1),
+        "participant2": participant(request, match.participant2),
+        "games1": match.games1,
+        "games2": match.games2,
+        "draws": match.draws,
+        "result": match.result.value,
+        "elimination": match.elimination,
+    }
+
+
+def rounds(request, matches) -> list[dict]:
+    """Matches grouped by round, in round order (the matches come ordered by round)."""
+    grouped: dict[int, list[dict]] = {}
+    for each in matches:
+        grouped.setdefault(each.round, []).append(match(request, each))
+    return [{"round": number, "matches": rows} for number, rows in grouped.items()]

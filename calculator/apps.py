@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CalculatorConfig(AppConfig):
+    name = "calculator"
+    verbose_name = "Rating calculator"

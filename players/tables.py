@@ -1,0 +1,313 @@
+"""Tables of the player pages (django-tables2). Sorting is off: the order is the history's, read from its index."""
+
+from datetime import timedelta
+
+import django_tables2 as tables
+from django.core.paginator import EmptyPage
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from players.formatting import (
+    OUTCOME_WORDS,
+    change_class,
+    day,
+    games_shown,
+    outcome,
+    rating_shown,
+    signed,
+)
+from players.links import participant_link, player_url
+
+TABLE_TEMPLATE = "players/table.html"
+HISTORY_TEMPLATE = "players/history_table.html"  # match rows grouped under their event
+
+
+def configure(request, table, *, per_page: int):
+    """Sort and paginate `table` from the request, like django-tables2's RequestConfig, at a fixed page size.
+
+    A visitor's ?per_page= is not honoured: a page never grows to a whole history or the whole player list.
+    """
+    table.request = request
+    order_by = request.GET.getlist(table.prefixed_order_by_field)
+    if order_by and table.orderable:
+        table.order_by = order_by
+    try:
+        page = int(request.GET.get(table.prefixed_page_field, 1))
+    except ValueError:
+        page = 1
+    try:
+        table.paginate(page=page, per_page=per_page)
+    except EmptyPage:  # past the end (or before the start): the last page
+        table.page = table.paginator.page(table.paginator.num_pages)
+    return table
+
+
+def cell(label: str, css: str = "", short: str = "") -> dict:
+    """Column attrs: `data-label` (or the shorter `data-short`) names the value when a row is a card on a phone."""
+    td = {"data-label": label, "data-short": short or label}
+    if css:
+        td["class"] = css
+    return {"td": td, "th": {"class": css} if css else {}}
+
+
+def oriented_games(match, participant_id: int) -> str:
+    """The match's games from `participant_id`'s side: 2–1 means they won two."""
+    if match is None:
+        return ""
+    if match.participant1_id == participant_id:
+        return games_shown(match.games1, match.games2, match.draws)
+    return games_shown(match.games2, match.games1, match.draws)
+
+
+def result_cell(entry, corrections=()) -> str:
+    letter = outcome(entry.score)
+    mark = ""
+    if corrections:
+        # Corrections (SPEC 5) are shown on the match wherever it appears.
+        notes = format_html_join("", "<li>{}</li>", ((str(correction),) for correction in corrections))
+        mark = format_html(
+            '<details class="correction"><summary>Corrected</summary><ul>{}</ul></details>',
+            notes,
+        )
+    return format_html(
+        '<span class="result result-{}"><abbr title="{}">{}</abbr> {}</span>{}',
+        letter.lower(),
+        OUTCOME_WORDS[letter],
+        letter,
+        oriented_games(entry.match, entry.participant_id),
+        mark,
+    )
+
+
+def round_cell(entry):
+    if entry.match is not None and entry.match.elimination:
+        return format_html('{} <span class="tag tag-elim">elim.</span>', entry.round)
+    return entry.round
+
+
+def k_cell(entry) -> str:
+    value = "prov." if entry.k is None else f"{entry.k:g}"
+    return format_html('<span class="k-value">{}</span> <span class="k-reason">{}</span>', value, entry.k_reason)
+
+
+def change_cell(value: float | None) -> str:
+    return format_html('<span class="{}">{}</span>', change_class(value), signed(value))
+
+
+class RatingHistoryTable(tables.Table):
+    """One row per rated match, newest first, grouped under each event: everything that explains the change."""
+
+    round = tables.Column(verbose_name="Round", attrs=cell("Round", "num col-round", "Round"))
+    opponent = tables.Column(verbose_name="Opponent", attrs=cell("Opponent", "col-opponent"))
+    opponent_rating = tables.Column(
+        verbose_name="Opp. rating", attrs=cell("Opponent's rating then", "num col-opp-rating", "Opp.")
+    )
+    result = tables.Column(verbose_name="Result", accessor="score", attrs=cell("Result", "col-result"))
+    expected = tables.Column(verbose_name="Expected", attrs=cell("Expected score", "num col-expected", "Exp."))
+    k = tables.Column(verbose_name="K (why)", attrs=cell("K", "col-k", "K"))
+    change = tables.Column(verbose_name="Change", accessor="rating_after", attrs=cell("Change", "num col-change"))
+    rating_after = tables.Column(verbose_name="Rating", attrs=cell("Rating after", "num col-rating", "→"))
+
+    class Meta:
+        template_name = HISTORY_TEMPLATE
+        orderable = False
+        attrs = {"class": "table history-table match-history cards-on-phone"}
+        empty_text = "No rated matches."
+
+    def __init__(self, data, *, rounding: str, **kwargs):
+        super().__init__(data, **kwargs)
+        self.rounding = rounding
+        self.corrections: dict[int, list] = {}  # match id -> corrections, set for the page shown
+        self.anchor = "history"
+        self.previous_label, self.next_label = "Newer", "Older"
+        self.show_category = False
+
+    def render_round(self, record):
+        return round_cell(record)
+
+    def render_opponent(self, record):
+        return participant_link(record.opponent)
+
+    def render_opponent_rating(self, value):
+        return rating_shown(value, self.rounding)
+
+    def render_result(self, record):
+        return result_cell(record, self.corrections.get(record.match_id, ()))
+
+    def render_expected(self, value):
+        return f"{value:.2f}"
+
+    def render_k(self, record):
+        return k_cell(record)
+
+    def render_change(self, record):
+        return change_cell(record.change)
+
+    def render_rating_after(self, value):
+        return format_html("<strong>{}</strong>", rating_shown(value, self.rounding))
+
+
+class HeadToHeadTable(tables.Table):
+    """The matches between two players, from the first player's side, newest first, grouped by event."""
+
+    round = tables.Column(accessor="entry__round", verbose_name="Round", attrs=cell("Round", "num col-round"))
+    result = tables.Column(accessor="entry__score", verbose_name="Result", attrs=cell("Result", "col-result"))
+    rating = tables.Column(
+        accessor="entry__rating_before", verbose_name="Rating then", attrs=cell("Rating then", "num")
+    )
+    opponent_rating = tables.Column(
+        accessor="entry__opponent_rating", verbose_name="Opp. rating then", attrs=cell("Opponent's rating then", "num")
+    )
+    expected = tables.Column(accessor="entry__expected", verbose_name="Expected", attrs=cell("Expected score", "num"))
+    k = tables.Column(accessor="entry__k_reason", verbose_name="K (why)", attrs=cell("K", "col-k"))
+    change = tables.Column(accessor="entry__rating_after", verbose_name="Change", attrs=cell("Change", "num"))
+    opponent_change = tables.Column(verbose_name="Opp. change", attrs=cell("Opponent's change", "num"))
+
+    class Meta:
+        template_name = HISTORY_TEMPLATE
+        orderable = False
+        attrs = {"class": "table history-table cards-on-phone"}
+        empty_text = "These two have not met in a rated match."
+
+    def __init__(self, data, *, show_category: bool, **kwargs):
+        super().__init__(data, **kwargs)
+        self.corrections: dict[int, list] = {}
+        self.anchor = "meetings"
+        self.previous_label, self.next_label = "Newer", "Older"
+        self.show_category = show_category
+
+    def render_round(self, record):
+        return round_cell(record.entry)
+
+    def render_result(self, record):
+        return result_cell(record.entry, self.corrections.get(record.entry.match_id, ()))
+
+    def render_rating(self, record):
+        return rating_shown(record.entry.rating_before, record.entry.category.display_rounding)
+
+    def render_opponent_rating(self, record):
+        return rating_shown(record.entry.opponent_rating, record.entry.category.display_rounding)
+
+    def render_expected(self, value):
+        return f"{value:.2f}"
+
+    def render_k(self, record):
+        return k_cell(record.entry)
+
+    def render_change(self, record):
+        return change_cell(record.entry.change)
+
+    def render_opponent_change(self, record):
+        return change_cell(record.opponent_change)
+
+
+class VeknScoreTable(tables.Table):
+    """A participant's V:EKN rating points per event, newest first, and whether each counts today."""
+
+    date = tables.DateColumn("j M Y", verbose_name="Date", attrs=cell("Date", "col-date"))
+    event = tables.Column(accessor="event_name", verbose_name="Event", attrs=cell("Event", "col-event"))
+    players = tables.Column(verbose_name="Players", attrs=cell("Players", "num"))
+    vp = tables.Column(verbose_name="VP", attrs=cell("Victory points", "num"))
+    gw = tables.Column(verbose_name="GW", attrs=cell("Game wins", "num"))
+    final = tables.Column(verbose_name="Final", attrs=cell("Final"), empty_values=())
+    bonus = tables.Column(verbose_name="Bonus", attrs=cell("Finals bonus", "num"))
+    points = tables.Column(verbose_name="Points", attrs=cell("Points", "num col-rating"))
+    status = tables.Column(verbose_name="Counts?", accessor="counts", attrs=cell("Counts?", "col-status"))
+
+    class Meta:
+        template_name = TABLE_TEMPLATE
+        orderable = False
+        attrs = {"class": "table history-table cards-on-phone"}
+        empty_text = "No V:EKN events."
+
+    def __init__(self, data, *, rounding: str, best_of: int, **kwargs):
+        super().__init__(data, **kwargs)
+        self.rounding, self.best_of = rounding, best_of
+        self.anchor = "events"
+        self.previous_label, self.next_label = "Newer", "Older"
+
+    def render_event(self, record):
+        return format_html('<a href="{}">{}</a>', reverse("events:detail", args=[record.event_id]), record.event_name)
+
+    def render_vp(self, value):
+        return f"{float(value):g}"
+
+    def render_final(self, value):
+        return {"winner": "Winner", "finalist": "Finalist"}.get(value, "—")
+
+    def render_bonus(self, record):
+        if not record.bonus:
+            return "—"
+        return format_html('<span title="coefficient {}">{}</span>', f"{record.coefficient:.3f}", f"{record.bonus:.1f}")
+
+    def render_points(self, value):
+        return format_html("<strong>{}</strong>", rating_shown(value, self.rounding))
+
+    def render_status(self, record):
+        last_day = day(record.leaves_window - timedelta(days=1))
+        if record.counts:
+            return format_html('<span class="tag tag-yes">Counts</span> <small>until {}</small>', last_day)
+        if record.in_window:
+            return format_html(
+                '<span class="tag">Not in best {}</span> <small>until {}</small>', self.best_of, last_day
+            )
+        return format_html(
+            '<span class="tag tag-muted">Expired</span> <small>since {}</small>', day(record.leaves_window)
+        )
+
+
+class PlayerTable(tables.Table):
+    """Search results: who, where, and their ratings today."""
+
+    name = tables.Column(verbose_name="Name", attrs=cell("Name", "col-name"))
+    membership_number = tables.Column(verbose_name="Number", attrs=cell("Number", "col-number"))
+    country = tables.Column(verbose_name="Country", attrs=cell("Country"), empty_values=())
+    ratings = tables.Column(verbose_name="Ratings", accessor="pk", attrs=cell("Ratings", "col-ratings"))
+
+    class Meta:
+        template_name = TABLE_TEMPLATE
+        orderable = False
+        attrs = {"class": "table player-table cards-on-phone"}
+        empty_text = "No player matches."
+
+    def __init__(self, data, **kwargs):
+        super().__init__(data, **kwargs)
+        self.ratings: dict[int, list] = {}  # participant id -> today's list rows, set for the page shown
+        self.anchor = "results"
+
+    def render_name(self, record):
+        return format_html('<a href="{}">{}</a>', player_url(record), record.name)
+
+    def render_country(self, record):
+        return country_label(record.country)
+
+    def render_ratings(self, record):
+        rows = self.ratings.get(record.participant_id, [])
+        if not rows:
+            return format_html('<span class="muted">{}</span>', "Not rated yet")
+        return format_html(
+            '<ul class="rating-chips">{}</ul>',
+            format_html_join(
+                "",
+                '<li><span class="chip-name">{}</span> <strong>{}</strong>{}</li>',
+                (
+                    (
+                        row.category.name,
+                        rating_shown(row.rating, row.category.display_rounding),
+                        format_html(' <span class="chip-rank">#{}</span>', row.world_rank) if row.world_rank else "",
+                    )
+                    for row in rows
+                ),
+            ),
+        )
+
+
+def country_label(country):
+    """Flag and name of a django-countries Country; '—' when unknown."""
+    if not country:
+        return "—"
+    return format_html(
+        '<span class="country"><img class="flag" src="{}" alt="" width="16" height="11"> {}</span>',
+        country.flag,
+        country.name,
+    )

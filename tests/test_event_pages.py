@@ -1,0 +1,240 @@
+"""The event list and event pages: details, standings, matches by round, everyone's rating change.
+
+The world is the default test bundle (tests/bundles.py), imported and rated.
+Munich Open (E1, standard, K 32) from 1600 for everyone:
+1001 beats 1002, 1003 and 1005 (the final): 1600 -> 1646.56 (+46.56);
+1003 draws 1004 then loses to 1001: 1600 -> 1584.74 (-15.26).
+"""
+
+import re
+from datetime import date, timedelta
+
+import pytest
+from django.core.management import call_command
+
+from events import event_views
+from events.importer import results_import
+from events.models import Event, EventStatus
+from events.selectors import MatchCorrection
+from players.models import Team
+from tests.bundles import Bundle
+
+pytestmark = pytest.mark.django_db
+
+
+def rated(bundle: Bundle) -> None:
+    results_import(source=bundle.write())
+    call_command("recompute_ratings", stdout=None)
+
+
+@pytest.fixture
+def world(tmp_path):
+    rated(Bundle(tmp_path))
+
+
+def event(code: str) -> Event:
+    return Event.objects.get(code=code)
+
+
+def page(client, url) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def text(html: str) -> str:
+    """The page's words with tags and runs of white space removed: what a reader sees, in order."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace(" ,", ",")
+
+
+def listed(response) -> list[str]:
+    return [row.record.name for row in response.context["table"].page.object_list]
+
+
+# The list ------------------------------------------------------------------------------
+
+
+def test_the_list_shows_events_newest_first(client, world):
+    response = client.get("/events/")
+
+    assert listed(response) == ["Vampire Night", "Team Cup", "Paris Draft", "Munich Open"]
+    words = text(response.content.decode())
+    assert "1 May 2003 Munich Open Standard 32 " in words
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ({"format": "standard"}, ["Team Cup", "Munich Open"]),
+        ({"year": "2003", "country": "FR"}, ["Paris Draft"]),
+        ({"level": "national"}, ["Vampire Night"]),
+        ({"k": "32"}, ["Munich Open"]),
+        ({"name": "draft"}, ["Paris Draft"]),
+        ({"format": "standard", "country": "US"}, []),
+    ],
+)
+def test_the_list_filters_by_format_year_country_level_and_k(client, world, filters, expected):
+    assert listed(client.get("/events/", filters)) == expected
+
+
+def test_the_filters_offer_the_formats_years_and_countries_that_exist(client, world):
+    form = client.get("/events/").context["filter"].form
+
+    assert [value for value, _ in form.fields["format"].choices][1:] == ["booster-draft", "standard", "vtes"]
+    assert [value for value, _ in form.fields["year"].choices][1:] == [2003]
+    assert [label for _, label in form.fields["country"].choices][1:] == [
+        "France",
+        "Germany",
+        "United States of America",
+    ]
+
+
+def test_the_list_is_paginated(client, tmp_path):
+    bundle = Bundle(tmp_path)
+    for number in range(60):
+        bundle.add_event(f"X{number}", name=f"Weekly {number:02}", date=str(date(2010, 1, 1) + timedelta(days=number)))
+        bundle.add_match(f"X{number}", 1, "1001", "1002", 2, 0, 0)
+    rated(bundle)
+
+    first, second = client.get("/events/"), client.get("/events/?page=2")
+
+    assert first.context["table"].paginator.count == 64
+    assert listed(first)[0] == "Weekly 59"
+    assert listed(second)[-1] == "Munich Open"
+
+
+def test_the_list_costs_a_fixed_number_of_queries(client, world, django_assert_max_num_queries):
+    with django_assert_max_num_queries(6):
+        client.get("/events/?format=standard")
+
+
+# An event ------------------------------------------------------------------------------
+
+
+def test_an_unknown_event_is_not_found(client, world):
+    assert client.get("/events/999999/").status_code == 404
+
+
+def test_it_shows_the_events_details_with_the_meaning_of_its_k(client, world):
+    words = text(page(client, f"/events/{event('E1').pk}/"))
+
+    assert "Munich Open" in words
+    assert "Date 1 May 2003" in words
+    assert "Format Standard" in words
+    assert "K-value 32: qualifier (e.g. Pro Tour Qualifier)" in words
+    assert "Players 5" in words  # blank in the bundle: the distinct participants
+    assert "Level II judge Present" in words
+    assert "Structure Swiss + top 8" in words
+    assert "Place Munich, Germany" in words
+    assert "Status Rated" in words
+    assert "Rated in Constructed" in words
+
+
+def test_it_shows_the_matches_round_by_round_with_byes_and_the_final(client, world):
+    words = text(page(client, f"/events/{event('E1').pk}/"))
+
+    assert words.index("Round 1") < words.index("Round 2") < words.index("Final Elimination")
+    assert "Emi Fujita Bye no opponent" in words
+    assert "Chloé Dubois 0.00 drew, games 1–1–1 Dan Evans 0.00" in words
+    # Each side's rating change in the match.
+    assert "Alice Archer +16.00 won, games 2–1 Bruno Becker −16.00" in words
+    assert "Alice Archer +15.30 won, games 2–1 Emi Fujita −15.30" in words
+
+
+def test_it_shows_each_participants_rating_change_over_the_event(client, world):
+    response = client.get(f"/events/{event('E1').pk}/")
+    words = text(response.content.decode())
+
+    ((category, table),) = response.context["change_tables"]
+    assert category.slug == "constructed"
+    assert [row.record.name for row in table.page.object_list][:1] == ["Alice Archer"]  # biggest gain first
+    assert "Alice Archer 3–0–0 1600 1646 +46.56" in words  # truncated after, unrounded change
+    assert "Chloé Dubois 0–1–1 1600 1584 −15.26" in words
+    assert "Emi Fujita 1–0–1 1600 1600 +0.70" in words
+
+
+def test_a_team_event_shows_teams(client, world):
+    dragons = Team.objects.get(name="Bavarian Dragons")
+
+    html = page(client, f"/events/{event('E3').pk}/")
+
+    assert f'<a href="/teams/{dragons.participant_id}/">Bavarian Dragons</a>' in html
+    assert "Team Constructed rating changes" in text(html)
+    assert "Bavarian Dragons 1–0–0 1600 1608 +8.00" in text(html)
+
+
+def test_a_vekn_event_shows_standings_with_the_points_each_player_earned(client, world):
+    words = text(page(client, f"/events/{event('E4').pk}/"))
+
+    # Winner: 5 + 4 x 3.5 VP + 8 x 2 GW + 90 x (log15(3^2) - 1 + 0.25) = 40.52, shown rounded.
+    assert "1 Alice Archer 3.5 2 Winner 41" in words
+    assert "2 Dan Evans 2 1 Finalist 23" in words
+    assert "3 Finn Gallagher 0.5 0 — 7" in words
+    assert "V:EKN level National championship" in words
+    assert "K-value" not in words  # K means nothing for V:EKN
+
+
+def test_a_draft_event_is_shown_as_not_rated(client, world):
+    draft = Event.objects.create(name="Pending Open", date=date(2024, 1, 1), format="standard", player_count=8)
+
+    words = text(page(client, f"/events/{draft.pk}/"))
+
+    assert draft.status == EventStatus.DRAFT
+    assert "Status Draft (not rated)" in words
+    assert "No results recorded for this event yet." in words
+
+
+def test_a_corrected_match_is_marked_on_the_event_page(client, world, monkeypatch):
+    def corrections(*, match_ids):
+        return {match_ids[0]: [MatchCorrection(date(2003, 6, 1), "an admin", "1–2", "2–1", "scores swapped")]}
+
+    monkeypatch.setattr("events.selectors.match_corrections", corrections)
+
+    words = text(page(client, f"/events/{event('E1').pk}/"))
+
+    assert words.count("Corrected") == 1
+    assert "Corrected 2003-06-01: 1–2 → 2–1 by an admin: scores swapped" in words
+
+
+def test_a_big_event_shows_one_round_at_a_time(client, world, monkeypatch):
+    monkeypatch.setattr(event_views, "ALL_ROUNDS_UP_TO", 2)
+    url = f"/events/{event('E1').pk}/"
+
+    first, second = client.get(url), client.get(f"{url}?round=2")
+
+    assert [shown.number for shown, _ in first.context["rounds_with_matches"]] == [1]
+    assert [shown.number for shown, _ in second.context["rounds_with_matches"]] == [2]
+    assert "Emi Fujita Bye" in text(first.content.decode())
+    assert "Emi Fujita Bye" not in text(second.content.decode())
+    assert "Dan Evans −16.00 lost, games 0–2 Emi Fujita +16.00" in text(second.content.decode())
+
+
+def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_assert_max_num_queries):
+    bundle = Bundle(tmp_path)
+    numbers = [f"B{number:03}" for number in range(40)]
+    for number in numbers:
+        bundle.add_player(number, name=f"Player {number}", country="NL")
+    bundle.add_event("BIG", name="Big Open", date="2004-03-01", players="40")
+    for rnd in range(1, 6):
+        for table in range(20):
+            one, two = numbers[(table + rnd) % 40], numbers[(table + rnd + 20) % 40]
+            bundle.add_match("BIG", rnd, one, two, 2, table % 2, 0)
+    for rank, number in enumerate(numbers, start=1):
+        bundle.add_standing("BIG", number, rank, "0", 0, "")
+    rated(bundle)
+
+    url = f"/events/{event('BIG').pk}/"
+
+    with django_assert_max_num_queries(10):
+        response = client.get(url)
+
+    ((_, table),) = response.context["change_tables"]
+    assert table.paginator.count == 40
+    assert response.context["standings_table"].paginator.count == 40
+
+
+def test_a_small_event_costs_the_same_queries(client, world, django_assert_max_num_queries):
+    url = f"/events/{event('E1').pk}/"
+
+    with django_assert_max_num_queries(10):
+        client.get(url)

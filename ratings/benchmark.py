@@ -6,18 +6,22 @@ rows per match into an unindexed table. Everything else is reported as a
 ratio to it.
 """
 
+import csv
 import os
+import random
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext, override_settings
 
 from events.demo import demo_bundle_write
 from events.models import Match
@@ -68,17 +72,111 @@ def reported_seconds(output: str) -> float:
     return float(found[-1])
 
 
+MARATHON_ID = "BENCH-MARATHON"
+MARATHON_MATCHES = 2000
+
+
+def _marathon_add(directory: Path, *, seed: int) -> None:
+    """A player with a 2,000-match history (100 events of 20 rounds), for the player-page figure."""
+    rng = random.Random(seed)
+    with (directory / "players.csv").open(encoding="utf-8") as handle:
+        others = [row["id"] for row in csv.DictReader(handle)]
+    with (directory / "players.csv").open("a", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerow([MARATHON_ID, "Marathon Runner", "DE", "DE-BY"])
+    with (directory / "events.csv").open(encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    rounds = 20
+    with (
+        (directory / "events.csv").open("a", encoding="utf-8", newline="") as events,
+        (directory / "matches.csv").open("a", encoding="utf-8", newline="") as matches,
+    ):
+        event_writer, match_writer = csv.DictWriter(events, header), csv.writer(matches)
+        for number in range(MARATHON_MATCHES // rounds):
+            code = f"MARATHON-{number:03d}"
+            day = date(2019, 1, 5) + timedelta(days=18 * number)
+            event_writer.writerow(
+                dict.fromkeys(header, "")
+                | {"id": code, "name": f"Marathon League {number + 1}", "date": day.isoformat(),
+                   "format": "standard", "k": "16", "level2_judge": "1"}
+            )  # fmt: skip
+            for opponent, rnd in zip(rng.sample(others, rounds), range(1, rounds + 1), strict=True):
+                games = rng.choice([(2, 0), (2, 1), (1, 2), (0, 2), (1, 1)])
+                match_writer.writerow([code, rnd, MARATHON_ID, opponent, *games, 1 if games == (1, 1) else 0])
+
+
 def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int) -> dict:
-    marker = directory / f"bench-{players}-{matches}-{seed}.done"
+    marker = directory / f"bench-v2-{players}-{matches}-{seed}.done"  # v2: with the marathon player
     if marker.exists():
         return {"cached": True}
     directory.mkdir(parents=True, exist_ok=True)
     for old in directory.glob("*"):
         old.unlink()
     counts = demo_bundle_write(directory, players=players, events=max(20, matches // MATCHES_PER_EVENT), seed=seed)
+    _marathon_add(directory, seed=seed)
     (directory / "categories.csv").write_text(BENCH_CATEGORIES, encoding="utf-8")
     marker.write_text(str(counts))
     return counts
+
+
+@dataclass
+class PageFigure:
+    name: str
+    median_ms: float
+    worst_ms: float
+    queries: int
+
+
+def page_measure(client, name: str, url: str, *, repeat: int = 15) -> PageFigure:
+    """Median and worst server time of `repeat` requests (after one warm-up), and the queries of one."""
+    response = client.get(url)
+    if response.status_code != 200:
+        raise RuntimeError(f"{url} answered {response.status_code}")
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        client.get(url)
+        times.append((time.perf_counter() - started) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return PageFigure(name, statistics.median(times), max(times), len(queries))
+
+
+def pages_measure() -> list[PageFigure]:
+    from django.test import Client
+
+    from ratings.models import CurrentRating
+
+    client = Client()
+    category = Category.objects.get(slug="constructed")
+    ranked = CurrentRating.objects.filter(category=category, ranked=True).count()
+    last_page = max(1, (ranked + 49) // 50)
+    sample = CurrentRating.objects.filter(category=category, ranked=True).exclude(region="").order_by("world_rank")[0]
+    past = (date.today().replace(day=1) - timedelta(days=400)).isoformat()
+    marathon_matches = (
+        CurrentRating.objects.filter(category=category, display_id=MARATHON_ID)
+        .values_list("matches", flat=True)
+        .first()
+    )
+    pages = [
+        ("ranking: world, page 1", "/rankings/constructed/"),
+        (f"ranking: world, last page ({last_page})", f"/rankings/constructed/?page={last_page}"),
+        ("ranking: continent", f"/rankings/constructed/?continent={sample.continent}"),
+        ("ranking: country", f"/rankings/constructed/?country={sample.country}"),
+        ("ranking: region", f"/rankings/constructed/?country={sample.country}&region={sample.region}"),
+        ("ranking: unranked list", "/rankings/constructed/?list=unranked"),
+        ("ranking: search", "/rankings/constructed/?q=" + sample.name.split()[0]),
+        (f"ranking: as of {past} (cached)", f"/rankings/constructed/?as_of={past}"),
+        (f"player page ({marathon_matches} matches)", f"/players/{MARATHON_ID}/"),
+        ("player page, history page 40", f"/players/{MARATHON_ID}/?page=40"),
+    ]
+    with override_settings(DEBUG=False):  # as in production: no query log, no debug templates
+        figures = [page_measure(client, name, url) for name, url in pages]
+    # A past date nobody asked for yet: computed from the history, then cached.
+    started = time.perf_counter()
+    client.get(f"/rankings/constructed/?as_of={(date.today() - timedelta(days=333)).isoformat()}")
+    first = (time.perf_counter() - started) * 1000
+    figures.append(PageFigure("ranking: a new past date, first request", first, first, -1))
+    return figures
 
 
 def limit_measure(category: Category) -> tuple[float, float, int]:

@@ -58,3 +58,10 @@ class Command(BaseCommand):
                 f"{figure.name:48} {figure.seconds:9.2f} {figure.seconds / limit:8.2f} {peak}  {figure.target}"
             )
         self.stdout.write(f"{'incremental / full':48} {figures[-1].seconds / full:9.1%}")
+
+        self.stdout.write("")
+        self.stdout.write(f"{'page (server time, in process)':48} {'median ms':>10} {'worst ms':>9} {'queries':>8}")
+        for page in benchmark.pages_measure():
+            queries = "" if page.queries < 0 else str(page.queries)
+            self.stdout.write(f"{page.name:48} {page.median_ms:10.1f} {page.worst_ms:9.1f} {queries:>8}")
+        self.stdout.write("Targets: median under 50 ms; queries that do not grow with the page or the history.")

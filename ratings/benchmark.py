@@ -83,25 +83,26 @@ def _marathon_add(directory: Path, *, seed: int) -> None:
         others = [row["id"] for row in csv.DictReader(handle)]
     with (directory / "players.csv").open("a", encoding="utf-8", newline="") as handle:
         csv.writer(handle).writerow([MARATHON_ID, "Marathon Runner", "DE", "DE-BY"])
-    with (directory / "events.csv").open(encoding="utf-8") as handle:
-        header = next(csv.reader(handle))
+    events, matches = [], []
     rounds = 20
-    with (
-        (directory / "events.csv").open("a", encoding="utf-8", newline="") as events,
-        (directory / "matches.csv").open("a", encoding="utf-8", newline="") as matches,
-    ):
-        event_writer, match_writer = csv.DictWriter(events, header), csv.writer(matches)
-        for number in range(MARATHON_MATCHES // rounds):
-            code = f"MARATHON-{number:03d}"
-            day = date(2019, 1, 5) + timedelta(days=18 * number)
-            event_writer.writerow(
-                dict.fromkeys(header, "")
-                | {"id": code, "name": f"Marathon League {number + 1}", "date": day.isoformat(),
-                   "format": "standard", "k": "16", "level2_judge": "1"}
+    for number in range(MARATHON_MATCHES // rounds):
+        code = f"MARATHON-{number:03d}"
+        day = date(2019, 1, 5) + timedelta(days=18 * number)
+        events.append(
+            {"id": code, "name": f"Marathon League {number + 1}", "date": day.isoformat(), "format": "standard",
+             "k": "16", "level2_judge": "1"}
+        )  # fmt: skip
+        for opponent, rnd in zip(rng.sample(others, rounds), range(1, rounds + 1), strict=True):
+            games1, games2 = rng.choice([(2, 0), (2, 1), (1, 2), (0, 2), (1, 1)])
+            matches.append(
+                {"event_id": code, "round": rnd, "player1_id": MARATHON_ID, "player2_id": opponent,
+                 "player1_games": games1, "player2_games": games2, "draws": int(games1 == games2)}
             )  # fmt: skip
-            for opponent, rnd in zip(rng.sample(others, rounds), range(1, rounds + 1), strict=True):
-                games = rng.choice([(2, 0), (2, 1), (1, 2), (0, 2), (1, 1)])
-                match_writer.writerow([code, rnd, MARATHON_ID, opponent, *games, 1 if games == (1, 1) else 0])
+    for name, rows in (("events.csv", events), ("matches.csv", matches)):
+        with (directory / name).open(encoding="utf-8") as handle:
+            header = next(csv.reader(handle))
+        with (directory / name).open("a", encoding="utf-8", newline="") as handle:
+            csv.DictWriter(handle, header, restval="").writerows(rows)
 
 
 def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int) -> dict:

@@ -62,8 +62,8 @@ def rank_levels(rows: list[RankingRow]) -> None:
                 setattr(row, field, rank)
 
 
-def _elo_standings(category: Category, as_of: date | None) -> dict[int, Standing]:
-    """Each participant's last history entry up to `as_of`, in one grouped query."""
+def elo_standings(category: Category, as_of: date | None, participants: set[int] | None = None) -> dict[int, Standing]:
+    """Each participant's last history entry up to `as_of` (of `participants` only, when given)."""
     entries = RatingEntry.objects.filter(category=category)
     if as_of is not None:
         entries = entries.filter(event_date__lte=as_of)
@@ -71,22 +71,31 @@ def _elo_standings(category: Category, as_of: date | None) -> dict[int, Standing
     if last_seq is None:
         return {}
     table = RatingEntry._meta.db_table
-    sql = f"""
-        SELECT e.participant_id, e.rating_after, e.matches, e.event_date
-        FROM {table} e
-        JOIN (
-            SELECT participant_id, MAX(seq) AS seq FROM {table}
-            WHERE category_id = %s AND seq <= %s GROUP BY participant_id
-        ) last ON e.participant_id = last.participant_id AND e.seq = last.seq
-        WHERE e.category_id = %s
-    """
+    chunks = [None] if participants is None else chunked(sorted(participants), 5000)
     threshold = category.ranked_after
+    standings = {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [category.pk, last_seq, category.pk])
-        return {
-            participant: Standing(participant, rating, matches, matches >= threshold, _as_date(day))
-            for participant, rating, matches, day in cursor.fetchall()
-        }
+        for chunk in chunks:
+            only = "" if chunk is None else f"AND participant_id IN ({', '.join(['%s'] * len(chunk))})"
+            cursor.execute(
+                f"""
+                SELECT e.participant_id, e.rating_after, e.matches, e.event_date
+                FROM {table} e
+                JOIN (
+                    SELECT participant_id, MAX(seq) AS seq FROM {table}
+                    WHERE category_id = %s AND seq <= %s {only} GROUP BY participant_id
+                ) last ON e.participant_id = last.participant_id AND e.seq = last.seq
+                WHERE e.category_id = %s
+                """,
+                [category.pk, last_seq, *(chunk or []), category.pk],
+            )
+            for participant, rating, matches, day in cursor.fetchall():
+                standings[participant] = Standing(participant, rating, matches, matches >= threshold, _as_date(day))
+    return standings
+
+
+def chunked(items: list, size: int) -> list[list]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
 
 
 def _as_date(value) -> date:
@@ -139,10 +148,10 @@ def category_standings(*, category: Category, as_of: date | None = None) -> dict
         return _derived_standings(category, as_of)
     if category.ruleset == Ruleset.VEKN:
         return _vekn_standings(category, as_of)
-    return _elo_standings(category, as_of)
+    return elo_standings(category, as_of)
 
 
-def _identities(category: Category, participants) -> dict[int, tuple[str, str, str, str]]:
+def participant_identities(category: Category, participants) -> dict[int, tuple[str, str, str, str]]:
     """participant id -> (id shown, name, country, region)."""
     ids = list(participants)
     found = {}
@@ -162,7 +171,7 @@ def _identities(category: Category, participants) -> dict[int, tuple[str, str, s
 def ranking_rows(*, category: Category, as_of: date | None = None) -> list[RankingRow]:
     """Everyone rated in the category on `as_of`, with their ranks at every level, best first."""
     standings = category_standings(category=category, as_of=as_of)
-    identities = _identities(category, standings)
+    identities = participant_identities(category, standings)
     rows = []
     for participant, standing in standings.items():
         number, name, country, region = identities.get(participant, (str(participant), "", "", ""))

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
 from lib.bulk import insert_rows
+from players import geography
 from ratings.engine import (
     DRAW,
     LOSS,
@@ -28,7 +29,8 @@ from ratings.engine import (
     vekn_event_points,
 )
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
-from ratings.selectors import ranking_rows
+from ratings.selectors import Standing as RatingStanding
+from ratings.selectors import chunked, elo_standings, participant_identities, ranking_rows
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +50,7 @@ class RecomputeResult:
     matches_rated: int = 0
     entries_written: int = 0
     published_seconds: float = 0.0  # until the new history is committed and visible
+    changed: set[int] | None = None  # who played from `since` on; None: everyone (a full recompute)
 
 
 def _category_events(category: Category):
@@ -76,10 +79,10 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
-        _history_changed(category)
+        _history_changed(category, since=since, changed=result.changed)
         for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
             if category.slug in derived.component_list:
-                _history_changed(derived)
+                _history_changed(derived, since=since, changed=result.changed)
     result.published_seconds = time.monotonic() - started
     _vacuum_after_large_rewrite(result)
     logger.info(
@@ -92,9 +95,27 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
     return result
 
 
-def _history_changed(category: Category) -> None:
-    """Rebuild today's list and bump the version that keys cached lists of past dates."""
-    current_ratings_rebuild(category=category)
+def _history_changed(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
+    """Bring today's list up to date and bump the version that keys cached lists of past dates.
+
+    A recompute from a date in this month changes only the ratings of those who
+    played since: their rows are refreshed and the ranks recounted. Anything
+    else (a full recompute, a change reaching into last month, a V:EKN list,
+    whose points age by the day) rebuilds the list.
+    """
+    today = timezone.localdate()
+    built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
+    incremental = (
+        changed is not None
+        and since is not None
+        and since > _end_of_last_month(today)
+        and built_on == today
+        and category.ruleset != Ruleset.VEKN
+    )
+    if incremental:
+        current_ratings_update(category=category, participants=changed)
+    else:
+        current_ratings_rebuild(category=category)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 
@@ -148,6 +169,7 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     )  # fmt: skip
     seq = start_seq
     category_id = category.pk
+    changed = result.changed = None if since is None else set()
     rate_pair, is_rated = ruleset.rate_pair, ruleset.is_rated
     while chunk := list(islice(rows, CHUNK)):
         entries = []
@@ -155,6 +177,9 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
             if not is_rated(players):
                 continue
             outcome = _match_result(g1, g2)
+            if changed is not None:
+                changed.add(p1)
+                changed.add(p2)
             for change in rate_pair(p1, p2, outcome, k, players, judge, states):
                 entries.append(
                     (
@@ -260,7 +285,7 @@ CURRENT_FIELDS = [
 def current_ratings_rebuild(*, category: Category, today: date | None = None) -> int:
     """Rewrite the category's list for `today` (default: today), with last month's ranks beside it."""
     today = today or timezone.localdate()
-    end_of_last_month = today.replace(day=1) - timedelta(days=1)
+    end_of_last_month = _end_of_last_month(today)
     previous = {row.participant: row for row in ranking_rows(category=category, as_of=end_of_last_month)}
     rows = []
     for row in ranking_rows(category=category, as_of=today):
@@ -276,6 +301,94 @@ def current_ratings_rebuild(*, category: Category, today: date | None = None) ->
         )  # fmt: skip
     CurrentRating.objects.filter(category=category).delete()
     return insert_rows(CurrentRating, CURRENT_FIELDS, rows)
+
+
+def _end_of_last_month(today: date) -> date:
+    return today.replace(day=1) - timedelta(days=1)
+
+
+def current_ratings_update(*, category: Category, participants: set[int]) -> None:
+    """Refresh the rows of `participants` in today's list, keep last month's ranks, recount all ranks."""
+    if not participants:
+        return
+    if category.ruleset == Ruleset.DERIVED:
+        standings = _derived_standings_today(category, participants)
+    else:
+        standings = elo_standings(category, None, participants)
+    previous = {
+        row[0]: row[1:]
+        for row in CurrentRating.objects.filter(category=category, participant__in=standings).values_list(
+            "participant_id", "previous_world_rank", "previous_continent_rank", "previous_country_rank",
+            "previous_region_rank",
+        )
+    }  # fmt: skip
+    identities = participant_identities(category, standings)
+    today = timezone.localdate()
+    rows = []
+    for participant, standing in standings.items():
+        number, name, country, region = identities.get(participant, (str(participant), "", "", ""))
+        rows.append(
+            (
+                category.pk, participant, number, name, country, geography.continent_of(country), region,
+                standing.rating, standing.matches, standing.ranked, standing.matches < category.provisional_until,
+                standing.last_played, None, None, None, None, *previous.get(participant, (None,) * 4), today,
+            )
+        )  # fmt: skip
+    for chunk in chunked(sorted(standings), 5000):
+        CurrentRating.objects.filter(category=category, participant__in=chunk).delete()
+    insert_rows(CurrentRating, CURRENT_FIELDS, rows)
+    current_ranks_recount(category=category)
+
+
+def _derived_standings_today(category: Category, participants: set[int]) -> dict[int, RatingStanding]:
+    """A derived rating from its components' lists of today (the start rating for a missing one)."""
+    components = list(Category.objects.filter(slug__in=category.component_list))
+    parts: dict[int, list] = {participant: [] for participant in participants}
+    rows = CurrentRating.objects.filter(category__in=components, participant__in=participants).values_list(
+        "participant_id", "rating", "matches", "ranked", "last_played"
+    )
+    for participant, *values in rows:
+        parts[participant].append(values)
+    standings = {}
+    for participant, found in parts.items():
+        if not found:
+            continue
+        missing = len(components) - len(found)
+        rating = (sum(value[0] for value in found) + missing * category.start_rating) / len(components)
+        last_played = max((value[3] for value in found if value[3]), default=None)
+        standings[participant] = RatingStanding(
+            participant, rating, sum(value[1] for value in found), any(value[2] for value in found), last_played
+        )
+    return standings
+
+
+RANK_LEVELS = (
+    ("world_rank", None),
+    ("continent_rank", "continent"),
+    ("country_rank", "country"),
+    ("region_rank", "region"),
+)
+
+
+def current_ranks_recount(*, category: Category) -> None:
+    """Recount today's ranks at every level with one window query per level (ties share a rank)."""
+    table = CurrentRating._meta.db_table
+    with connection.cursor() as cursor:
+        for rank_column, group_column in RANK_LEVELS:
+            partition = f"PARTITION BY {group_column}" if group_column else ""
+            grouped = f"AND {group_column} <> ''" if group_column else ""
+            cursor.execute(
+                f"""
+                UPDATE {table} SET {rank_column} = ranked_now.position
+                FROM (
+                    SELECT id, RANK() OVER ({partition} ORDER BY rating DESC) AS position
+                    FROM {table} WHERE category_id = %s AND ranked = %s {grouped}
+                ) AS ranked_now
+                WHERE {table}.id = ranked_now.id
+                  AND ({table}.{rank_column} IS NULL OR {table}.{rank_column} <> ranked_now.position)
+                """,
+                [category.pk, True],
+            )
 
 
 def current_ratings_refresh_if_stale(*, category: Category) -> None:

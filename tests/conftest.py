@@ -17,3 +17,23 @@ def ensure_default_categories():
 @pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def seeded_categories(request):
+    """Every database test starts with the categories the migration seeds.
+
+    A transactional test (the browser tests) ends by flushing every table; with
+    xdist another module's tests may run after it in the same process.
+    """
+    names = request.fixturenames
+    if "transactional_db" in names or "live_server" in names:
+        request.getfixturevalue("transactional_db")
+    elif "db" in names:
+        request.getfixturevalue("db")
+    else:
+        return
+    from ratings.models import Category
+
+    if not Category.objects.exists():
+        ensure_default_categories()

@@ -21,9 +21,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
-            # The live server needs committed data; serialized rollback puts back the
-            # rows migrations created (the default categories) after each test's flush.
-            item.add_marker(pytest.mark.django_db(transaction=True, serialized_rollback=True))
+            # The live server reads committed data, so these tests commit and end with a flush.
+            item.add_marker(pytest.mark.django_db(transaction=True))
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,11 @@ from django.core.management import call_command
 
 from events.demo import demo_bundle_write
 from events.importer import results_import
+from events.models import Match
+from ratings import services
 from ratings.models import Category, CurrentRating
 from ratings.selectors import ranking_list
-from ratings.services import current_ratings_rebuild, current_ratings_refresh_if_stale
+from ratings.services import category_recompute, current_ratings_rebuild, current_ratings_refresh_if_stale
 
 TODAY = datetime.date(2024, 12, 15)
 
@@ -80,3 +82,40 @@ def test_composite_is_rebuilt_when_a_component_is_recomputed(rated_world):
     call_command("recompute_ratings", category="limited", stdout=None)
 
     assert CurrentRating.objects.filter(category=composite).count() == len(ranking_list(category=composite))
+
+
+def _list_rows(category):
+    return sorted(
+        CurrentRating.objects.filter(category=category).values_list(
+            "participant_id", "rating", "matches", "ranked", "last_played", "world_rank", "continent_rank",
+            "country_rank", "region_rank", "previous_world_rank", "previous_country_rank",
+        )
+    )  # fmt: skip
+
+
+def test_a_recompute_from_this_month_updates_the_list_as_a_rebuild_would(db, tmp_path, monkeypatch):
+    today = datetime.date.today()
+    demo_bundle_write(tmp_path, players=200, events=60, seed=8, start=today - datetime.timedelta(days=400), end=today)
+    results_import(source=tmp_path)
+    call_command("recompute_ratings", stdout=None)
+    constructed = Category.objects.get(slug="constructed")
+    first_of_month = today.replace(day=1)
+    match = (
+        Match.objects.filter(event__date__gte=first_of_month, event__format="standard", participant2__isnull=False)
+        .order_by("event__date")
+        .first()
+    )
+    if match is None:
+        pytest.skip("the generated world has no standard match this month")
+    Match.objects.filter(pk=match.pk).update(games1=match.games2, games2=match.games1)
+
+    def no_rebuild(**kwargs):
+        raise AssertionError("a recompute from this month must update the list, not rebuild it")
+
+    monkeypatch.setattr(services, "current_ratings_rebuild", no_rebuild)
+    category_recompute(category=constructed, since=first_of_month)
+    monkeypatch.undo()
+    updated = _list_rows(constructed)
+    current_ratings_rebuild(category=constructed)
+
+    assert updated == _list_rows(constructed)

@@ -106,13 +106,18 @@ def _marathon_add(directory: Path, *, seed: int) -> None:
 
 
 def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int) -> dict:
-    marker = directory / f"bench-v2-{players}-{matches}-{seed}.done"  # v2: with the marathon player
+    marker = directory / f"bench-v3-{players}-{matches}-{seed}-{date.today()}.done"  # ends yesterday
     if marker.exists():
         return {"cached": True}
     directory.mkdir(parents=True, exist_ok=True)
     for old in directory.glob("*"):
         old.unlink()
-    counts = demo_bundle_write(directory, players=players, events=max(20, matches // MATCHES_PER_EVENT), seed=seed)
+    # The world runs until yesterday, so "a correction last week" is what it says.
+    yesterday = date.today() - timedelta(days=1)
+    counts = demo_bundle_write(
+        directory, players=players, events=max(20, matches // MATCHES_PER_EVENT), seed=seed,
+        start=yesterday - timedelta(days=8 * 365), end=yesterday,
+    )  # fmt: skip
     _marathon_add(directory, seed=seed)
     (directory / "categories.csv").write_text(BENCH_CATEGORIES, encoding="utf-8")
     marker.write_text(str(counts))
@@ -216,8 +221,13 @@ def limit_measure(category: Category) -> tuple[float, float, int]:
 
 def last_week_correction() -> tuple[str, int]:
     """Flip the result of one match in the last week of the history; returns (since date, matches after it)."""
-    match = Match.objects.filter(participant2__isnull=False).select_related("event").order_by("-event__date").first()
-    since = match.event.date - timedelta(days=7)
+    since = date.today() - timedelta(days=7)
+    match = (
+        Match.objects.filter(participant2__isnull=False, event__date__gte=since)
+        .select_related("event")
+        .order_by("event__date")
+        .first()
+    )
     later = Match.objects.filter(event__date__gte=since).count()
     Match.objects.filter(pk=match.pk).update(games1=match.games2, games2=match.games1)
     return since.isoformat(), later

@@ -252,7 +252,9 @@ class CurrentRating(models.Model):
     continent_rank = models.PositiveIntegerField(null=True)
     country_rank = models.PositiveIntegerField(null=True)
     region_rank = models.PositiveIntegerField(null=True)
-    # Ranks at the end of the previous month, for "movement since last month".
+    # Standing at the end of the previous month, for "movement since last month".
+    previous_rating = models.FloatField(null=True)
+    previous_ranked = models.BooleanField(default=False)
     previous_world_rank = models.PositiveIntegerField(null=True)
     previous_continent_rank = models.PositiveIntegerField(null=True)
     previous_country_rank = models.PositiveIntegerField(null=True)

@@ -98,22 +98,16 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
 def _history_changed(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates.
 
-    A recompute from a date in this month changes only the ratings of those who
-    played since: their rows are refreshed and the ranks recounted. Anything
-    else (a full recompute, a change reaching into last month, a V:EKN list,
-    whose points age by the day) rebuilds the list.
+    A recompute from a date changes only the ratings of those who played since:
+    their rows (and last month's standing, when the date reaches into it) are
+    refreshed and the ranks recounted. A full recompute, or a V:EKN list (whose
+    points age by the day), rebuilds the list.
     """
     today = timezone.localdate()
     built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
-    incremental = (
-        changed is not None
-        and since is not None
-        and since > _end_of_last_month(today)
-        and built_on == today
-        and category.ruleset != Ruleset.VEKN
-    )
+    incremental = changed is not None and since is not None and built_on == today and category.ruleset != Ruleset.VEKN
     if incremental:
-        current_ratings_update(category=category, participants=changed)
+        current_ratings_update(category=category, participants=changed, since=since)
     else:
         current_ratings_rebuild(category=category)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
@@ -278,7 +272,8 @@ def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
 CURRENT_FIELDS = [
     "category", "participant", "display_id", "name", "country", "continent", "region", "rating", "matches", "ranked",
     "provisional", "last_played", "world_rank", "continent_rank", "country_rank", "region_rank",
-    "previous_world_rank", "previous_continent_rank", "previous_country_rank", "previous_region_rank", "built_on",
+    "previous_rating", "previous_ranked", "previous_world_rank", "previous_continent_rank", "previous_country_rank",
+    "previous_region_rank", "built_on",
 ]  # fmt: skip
 
 
@@ -295,6 +290,7 @@ def current_ratings_rebuild(*, category: Category, today: date | None = None) ->
                 category.pk, row.participant, row.player_id, row.name, row.country, row.continent, row.region,
                 row.rating, row.matches, row.ranked, row.matches < category.provisional_until, row.last_played,
                 row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
+                before and before.rating, bool(before and before.ranked),
                 before and before.world_rank, before and before.continent_rank, before and before.country_rank,
                 before and before.region_rank, today,
             )
@@ -307,88 +303,108 @@ def _end_of_last_month(today: date) -> date:
     return today.replace(day=1) - timedelta(days=1)
 
 
-def current_ratings_update(*, category: Category, participants: set[int]) -> None:
-    """Refresh the rows of `participants` in today's list, keep last month's ranks, recount all ranks."""
+def current_ratings_update(*, category: Category, participants: set[int], since: date) -> None:
+    """Refresh the rows of `participants` in today's list (and last month's standing when `since`
+    reaches into it), then recount the ranks."""
     if not participants:
         return
-    if category.ruleset == Ruleset.DERIVED:
-        standings = _derived_standings_today(category, participants)
-    else:
-        standings = elo_standings(category, None, participants)
-    previous = {
-        row[0]: row[1:]
-        for row in CurrentRating.objects.filter(category=category, participant__in=standings).values_list(
-            "participant_id", "previous_world_rank", "previous_continent_rank", "previous_country_rank",
-            "previous_region_rank",
-        )
-    }  # fmt: skip
-    identities = participant_identities(category, standings)
     today = timezone.localdate()
+    end_of_last_month = _end_of_last_month(today)
+    now = _standings_of(category, participants, as_of=None)
+    if since <= end_of_last_month:
+        before = _standings_of(category, participants, as_of=end_of_last_month)
+        kept = {}
+    else:
+        before = None
+        kept = {
+            row[0]: row[1:]
+            for row in CurrentRating.objects.filter(category=category, participant__in=now).values_list(
+                "participant_id", "previous_rating", "previous_ranked", "previous_world_rank",
+                "previous_continent_rank", "previous_country_rank", "previous_region_rank",
+            )
+        }  # fmt: skip
+    identities = participant_identities(category, set(now) | set(before or ()))
     rows = []
-    for participant, standing in standings.items():
+    for participant in set(now) | set(before or ()):
         number, name, country, region = identities.get(participant, (str(participant), "", "", ""))
+        current = now.get(participant)
+        if before is None:
+            previous = kept.get(participant, (None, False, None, None, None, None))
+        else:
+            last = before.get(participant)
+            previous = (last and last.rating, bool(last and last.ranked), None, None, None, None)
+        if current is None:
+            continue  # played only before the list's day: cannot happen for today's list
         rows.append(
             (
                 category.pk, participant, number, name, country, geography.continent_of(country), region,
-                standing.rating, standing.matches, standing.ranked, standing.matches < category.provisional_until,
-                standing.last_played, None, None, None, None, *previous.get(participant, (None,) * 4), today,
+                current.rating, current.matches, current.ranked, current.matches < category.provisional_until,
+                current.last_played, None, None, None, None, *previous, today,
             )
         )  # fmt: skip
-    for chunk in chunked(sorted(standings), 5000):
+    for chunk in chunked(sorted(now), 5000):
         CurrentRating.objects.filter(category=category, participant__in=chunk).delete()
     insert_rows(CurrentRating, CURRENT_FIELDS, rows)
-    current_ranks_recount(category=category)
+    current_ranks_recount(category=category, previous=before is not None)
 
 
-def _derived_standings_today(category: Category, participants: set[int]) -> dict[int, RatingStanding]:
-    """A derived rating from its components' lists of today (the start rating for a missing one)."""
+def _standings_of(category: Category, participants: set[int], *, as_of: date | None) -> dict:
+    if category.ruleset == Ruleset.DERIVED:
+        return _derived_standings_from_lists(category, participants, previous=as_of is not None)
+    return elo_standings(category, as_of, participants)
+
+
+def _derived_standings_from_lists(
+    category: Category, participants: set[int], *, previous: bool
+) -> dict[int, RatingStanding]:
+    """A derived rating from its components' lists (today's, or last month's with `previous`)."""
     components = list(Category.objects.filter(slug__in=category.component_list))
+    rating, ranked = ("previous_rating", "previous_ranked") if previous else ("rating", "ranked")
     parts: dict[int, list] = {participant: [] for participant in participants}
     rows = CurrentRating.objects.filter(category__in=components, participant__in=participants).values_list(
-        "participant_id", "rating", "matches", "ranked", "last_played"
+        "participant_id", rating, "matches", ranked, "last_played"
     )
     for participant, *values in rows:
-        parts[participant].append(values)
+        if values[0] is not None:
+            parts[participant].append(values)
     standings = {}
     for participant, found in parts.items():
         if not found:
             continue
         missing = len(components) - len(found)
-        rating = (sum(value[0] for value in found) + missing * category.start_rating) / len(components)
-        last_played = max((value[3] for value in found if value[3]), default=None)
+        value = (sum(part[0] for part in found) + missing * category.start_rating) / len(components)
+        last_played = max((part[3] for part in found if part[3]), default=None)
         standings[participant] = RatingStanding(
-            participant, rating, sum(value[1] for value in found), any(value[2] for value in found), last_played
+            participant, value, sum(part[1] for part in found), any(part[2] for part in found), last_played
         )
     return standings
 
 
-RANK_LEVELS = (
-    ("world_rank", None),
-    ("continent_rank", "continent"),
-    ("country_rank", "country"),
-    ("region_rank", "region"),
-)
+RANK_LEVELS = (("world", None), ("continent", "continent"), ("country", "country"), ("region", "region"))
 
 
-def current_ranks_recount(*, category: Category) -> None:
-    """Recount today's ranks at every level with one window query per level (ties share a rank)."""
+def current_ranks_recount(*, category: Category, previous: bool = False) -> None:
+    """Recount today's ranks at every level (and last month's with `previous`), one window query each."""
     table = CurrentRating._meta.db_table
+    columns = [("rating", "ranked", "")] + ([("previous_rating", "previous_ranked", "previous_")] if previous else [])
     with connection.cursor() as cursor:
-        for rank_column, group_column in RANK_LEVELS:
-            partition = f"PARTITION BY {group_column}" if group_column else ""
-            grouped = f"AND {group_column} <> ''" if group_column else ""
-            cursor.execute(
-                f"""
-                UPDATE {table} SET {rank_column} = ranked_now.position
-                FROM (
-                    SELECT id, RANK() OVER ({partition} ORDER BY rating DESC) AS position
-                    FROM {table} WHERE category_id = %s AND ranked = %s {grouped}
-                ) AS ranked_now
-                WHERE {table}.id = ranked_now.id
-                  AND ({table}.{rank_column} IS NULL OR {table}.{rank_column} <> ranked_now.position)
-                """,
-                [category.pk, True],
-            )
+        for rating, ranked, prefix in columns:
+            for level, group_column in RANK_LEVELS:
+                rank_column = f"{prefix}{level}_rank"
+                partition = f"PARTITION BY {group_column}" if group_column else ""
+                grouped = f"AND {group_column} <> ''" if group_column else ""
+                cursor.execute(
+                    f"""
+                    UPDATE {table} SET {rank_column} = ranked_now.position
+                    FROM (
+                        SELECT id, RANK() OVER ({partition} ORDER BY {rating} DESC) AS position
+                        FROM {table} WHERE category_id = %s AND {ranked} = %s {grouped}
+                    ) AS ranked_now
+                    WHERE {table}.id = ranked_now.id
+                      AND ({table}.{rank_column} IS NULL OR {table}.{rank_column} <> ranked_now.position)
+                    """,
+                    [category.pk, True],
+                )
 
 
 def current_ratings_refresh_if_stale(*, category: Category) -> None:

@@ -88,34 +88,47 @@ def _list_rows(category):
     return sorted(
         CurrentRating.objects.filter(category=category).values_list(
             "participant_id", "rating", "matches", "ranked", "last_played", "world_rank", "continent_rank",
-            "country_rank", "region_rank", "previous_world_rank", "previous_country_rank",
+            "country_rank", "region_rank", "previous_rating", "previous_ranked", "previous_world_rank",
+            "previous_continent_rank", "previous_country_rank", "previous_region_rank",
         )
     )  # fmt: skip
 
 
-def test_a_recompute_from_this_month_updates_the_list_as_a_rebuild_would(db, tmp_path, monkeypatch):
+@pytest.mark.parametrize("days_before_the_month", [0, 12], ids=["this month", "reaching into last month"])
+def test_a_recompute_from_a_date_updates_the_list_as_a_rebuild_would(db, tmp_path, monkeypatch, days_before_the_month):
     today = datetime.date.today()
     demo_bundle_write(tmp_path, players=200, events=60, seed=8, start=today - datetime.timedelta(days=400), end=today)
     results_import(source=tmp_path)
     call_command("recompute_ratings", stdout=None)
     constructed = Category.objects.get(slug="constructed")
     first_of_month = today.replace(day=1)
+    since = first_of_month - datetime.timedelta(days=days_before_the_month)
     match = (
-        Match.objects.filter(event__date__gte=first_of_month, event__format="standard", participant2__isnull=False)
+        Match.objects.filter(event__date__gte=since, event__format="standard", participant2__isnull=False)
         .order_by("event__date")
         .first()
     )
     if match is None:
-        pytest.skip("the generated world has no standard match this month")
+        pytest.skip("the generated world has no standard match since that date")
     Match.objects.filter(pk=match.pk).update(games1=match.games2, games2=match.games1)
 
     def no_rebuild(**kwargs):
-        raise AssertionError("a recompute from this month must update the list, not rebuild it")
+        raise AssertionError("a recompute from a date must update the list, not rebuild it")
 
     monkeypatch.setattr(services, "current_ratings_rebuild", no_rebuild)
-    category_recompute(category=constructed, since=first_of_month)
+    category_recompute(category=constructed, since=since)
     monkeypatch.undo()
-    updated = _list_rows(constructed)
+    composite = Category.objects.get(slug="composite")
+    updated, updated_composite = _list_rows(constructed), _list_rows(composite)
     current_ratings_rebuild(category=constructed)
+    current_ratings_rebuild(category=composite)
 
     assert updated == _list_rows(constructed)
+    assert _rounded(updated_composite) == _rounded(_list_rows(composite))
+
+
+def _rounded(rows):
+    """Composite ratings are means: summed in another order they may differ in the last bit."""
+    return [
+        (row[0], round(row[1], 9), *row[2:9], None if row[9] is None else round(row[9], 9), *row[10:]) for row in rows
+    ]

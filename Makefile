@@ -40,7 +40,7 @@ migrations-check: install
 # Performance at scale on PostgreSQL (100,000 players, 1,000,000 matches); see docs/performance.md.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ratings_bench
 bench: install
-	psql "$(BENCH_DATABASE_URL)" -c "SELECT 1" >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres ratings_bench
+	psql "$(BENCH_DATABASE_URL)" -c "SELECT 1" >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres $(notdir $(BENCH_DATABASE_URL))
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench $(BENCH_ARGS)
 

@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django_countries import countries
 
@@ -137,13 +137,44 @@ def participant_standings(*, participant_id: int) -> list[CategoryStanding]:
 # Elo history -------------------------------------------------------------------------
 
 
-def rating_history(*, category: Category, participant_id: int) -> QuerySet[RatingEntry]:
+class RatingHistory:
+    """The participant's rated matches in the category, newest first, with what each row links to.
+
+    A sequence read a slice (a page) at a time: the slice's rows are picked
+    from the participant's index range first, then joined with their event,
+    match and opponent. Joining first and skipping to the page made every
+    page read and sort the whole history (16 ms for page 40 of 80).
+    """
+
+    def __init__(self, *, category: Category, participant_id: int):
+        self._entries = RatingEntry.objects.filter(category=category, participant_id=participant_id).order_by("-seq")
+        self._count: int | None = None
+
+    def count(self) -> int:
+        if self._count is None:
+            self._count = self._entries.count()
+        return self._count
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, key: slice) -> list[RatingEntry]:
+        if not isinstance(key, slice):
+            raise TypeError("read a history by slices (pages)")
+        shown = self._entries[key].values("pk")
+        return list(
+            RatingEntry.objects.filter(pk__in=shown)
+            .select_related("event", "match", "opponent__player", "opponent__team")
+            .order_by("-seq")
+        )
+
+    def __iter__(self):
+        return iter(self[:])
+
+
+def rating_history(*, category: Category, participant_id: int) -> RatingHistory:
     """The participant's rated matches in the category, newest first, with what each row links to."""
-    return (
-        RatingEntry.objects.filter(category=category, participant_id=participant_id)
-        .select_related("event", "match", "opponent__player", "opponent__team")
-        .order_by("-seq")
-    )
+    return RatingHistory(category=category, participant_id=participant_id)
 
 
 @dataclass(slots=True)
@@ -209,32 +240,49 @@ class Timeline:
 
 
 def rating_timeline(*, category: Category, participant_id: int) -> Timeline:
-    """Rating after each event, the peak, the W/D/L record and a year-by-year summary (one query)."""
+    """Rating after each event, the peak, the W/D/L record and a year-by-year summary (one query, one pass)."""
     rows = (
         RatingEntry.objects.filter(category=category, participant_id=participant_id)
         .order_by("seq")
         .values_list("event_date", "event_id", "event__name", "rating_before", "rating_after", "score")
     )
     timeline = Timeline(points=[], record=Record(), years=[])
+    points, years, total = timeline.points, timeline.years, timeline.record
+    point = year = None
+    peak, peak_date = None, None
     for day, event_id, event_name, before, after, score in rows:
-        points, years = timeline.points, timeline.years
-        if not points or points[-1].event_id != event_id:
-            points.append(EventPoint(day, event_id, event_name or "", before, after))
-        point = points[-1]
-        point.rating_after = after
-        point.record.add(score)
-        timeline.record.add(score)
-        if timeline.peak is None or after > timeline.peak:
-            timeline.peak, timeline.peak_date = after, day
-        if not years or years[-1].year != day.year:
-            years.append(YearSummary(day.year, before, after, after, after))
-        year = years[-1]
-        year.rating_end = after
-        year.high, year.low = max(year.high, after), min(year.low, after)
-        year.record.add(score)
-        if point.record.matches == 1:
+        new_event = point is None or point.event_id != event_id
+        if new_event:
+            point = EventPoint(day, event_id, event_name or "", before, after)
+            points.append(point)
+        if year is None or year.year != day.year:
+            year = YearSummary(day.year, before, after, after, after)
+            years.append(year)
+        if new_event:
             year.events += 1
-    timeline.years.reverse()  # newest first, like the history table
+        point.rating_after = after
+        year.rating_end = after
+        if after > year.high:
+            year.high = after
+        elif after < year.low:
+            year.low = after
+        if peak is None or after > peak:
+            peak, peak_date = after, day
+        # Record.add, inlined: three records per match, 2,000 matches.
+        if score >= 1:
+            point.record.wins += 1
+            year.record.wins += 1
+            total.wins += 1
+        elif score <= 0:
+            point.record.losses += 1
+            year.record.losses += 1
+            total.losses += 1
+        else:
+            point.record.draws += 1
+            year.record.draws += 1
+            total.draws += 1
+    timeline.peak, timeline.peak_date = peak, peak_date
+    years.reverse()  # newest first, like the history table
     return timeline
 
 
@@ -275,23 +323,33 @@ class Opponent:
 
 
 def frequent_opponents(*, category: Category, participant_id: int, limit: int = 8) -> list[Opponent]:
-    """Whom the participant met most often in the category, with the record against each (one query)."""
+    """Whom the participant met most often in the category, with the record against each (one query).
+
+    The history is counted by opponent alone and only the `limit` most frequent are named: grouping by
+    name joined every player and team first (13 ms for a 2,000-match history among 20,000 players).
+    """
+    opponent = OuterRef("opponent_id")
     rows = (
         RatingEntry.objects.filter(category=category, participant_id=participant_id)
-        .values("opponent_id", "opponent__player__name", "opponent__player__membership_number", "opponent__team__name")
+        .values("opponent_id")
         .annotate(
             played=Count("id"),
             wins=Count("id", filter=Q(score__gte=1)),
             losses=Count("id", filter=Q(score__lte=0)),
         )
         .filter(played__gt=1)
+        .annotate(
+            player_name=Subquery(Player.objects.filter(participant_id=opponent).order_by().values("name")),
+            number=Subquery(Player.objects.filter(participant_id=opponent).order_by().values("membership_number")),
+            team_name=Subquery(Team.objects.filter(participant_id=opponent).order_by().values("name")),
+        )
         .order_by("-played", "opponent_id")[:limit]
     )
     return [
         Opponent(
             row["opponent_id"],
-            row["opponent__player__name"] or row["opponent__team__name"] or f"#{row['opponent_id']}",
-            row["opponent__player__membership_number"] or "",
+            row["player_name"] or row["team_name"] or f"#{row['opponent_id']}",
+            row["number"] or "",
             Record(row["wins"], row["played"] - row["wins"] - row["losses"], row["losses"]),
         )
         for row in rows

@@ -1,11 +1,19 @@
 """Tables of the player pages (django-tables2). Sorting is off: the order is the history's, read from its index."""
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cached_property
+from html import escape
+from operator import attrgetter
 
 import django_tables2 as tables
 from django.core.paginator import EmptyPage
+from django.db.models import Model
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django_tables2.data import TableListData
 
 from players.formatting import (
     OUTCOME_WORDS,
@@ -16,7 +24,8 @@ from players.formatting import (
     rating_shown,
     signed,
 )
-from players.links import participant_link, player_url
+from players.links import ParticipantLinks, player_url, url_maker
+from players.selectors import RatingHistory
 
 TABLE_TEMPLATE = "players/table.html"
 HISTORY_TEMPLATE = "players/history_table.html"  # match rows grouped under their event
@@ -59,42 +68,96 @@ def oriented_games(match, participant_id: int) -> str:
     return games_shown(match.games2, match.games1, match.draws)
 
 
-def result_cell(entry, corrections=()) -> str:
+def result_cell(entry, corrections=()) -> SafeString:
     letter = outcome(entry.score)
     mark = ""
     if corrections:
         # Corrections (SPEC 5) are shown on the match wherever it appears.
-        notes = format_html_join("", "<li>{}</li>", ((str(correction),) for correction in corrections))
-        mark = format_html(
-            '<details class="correction"><summary>Corrected</summary><ul>{}</ul></details>',
-            notes,
-        )
-    return format_html(
-        '<span class="result result-{}"><abbr title="{}">{}</abbr> {}</span>{}',
-        letter.lower(),
-        OUTCOME_WORDS[letter],
-        letter,
-        oriented_games(entry.match, entry.participant_id),
-        mark,
+        notes = "".join(f"<li>{escape(str(correction))}</li>" for correction in corrections)
+        mark = f'<details class="correction"><summary>Corrected</summary><ul>{notes}</ul></details>'
+    games = escape(oriented_games(entry.match, entry.participant_id))
+    return mark_safe(
+        f'<span class="result result-{letter.lower()}"><abbr title="{OUTCOME_WORDS[letter]}">{letter}</abbr> '
+        f"{games}</span>{mark}"
     )
 
 
-def round_cell(entry):
+def round_cell(entry) -> str:
     if entry.match is not None and entry.match.elimination:
-        return format_html('{} <span class="tag tag-elim">elim.</span>', entry.round)
-    return entry.round
+        return mark_safe(f'{entry.round} <span class="tag tag-elim">elim.</span>')
+    return str(entry.round)
 
 
-def k_cell(entry) -> str:
+def k_cell(entry) -> SafeString:
     value = "prov." if entry.k is None else f"{entry.k:g}"
-    return format_html('<span class="k-value">{}</span> <span class="k-reason">{}</span>', value, entry.k_reason)
+    return mark_safe(f'<span class="k-value">{value}</span> <span class="k-reason">{escape(entry.k_reason)}</span>')
 
 
-def change_cell(value: float | None) -> str:
-    return format_html('<span class="{}">{}</span>', change_class(value), signed(value))
+def change_cell(value: float | None) -> SafeString:
+    return mark_safe(f'<span class="{change_class(value)}">{signed(value)}</span>')
 
 
-class RatingHistoryTable(tables.Table):
+# A column's cells: its value (None or "" shows the table's default, as in django-tables2), then the cell's
+# HTML from the record and that value.
+Cell = tuple[Callable[[object], object], Callable[[object, object], str]]
+
+
+@dataclass
+class EventGroup:
+    """The rows of one event on the page shown: the event heads them."""
+
+    key: tuple
+    record: object  # the first row's record: its category, on pages listing several
+    event: Model | None
+    event_url: str
+    rows: list[str] = field(default_factory=list)
+
+    @property
+    def rows_html(self) -> SafeString:
+        return mark_safe("\n  ".join(self.rows))
+
+
+class EventGroupedTable(tables.Table):
+    """Match rows grouped under their event, one <tbody> each (players/history_table.html).
+
+    django-tables2 gives the columns, their headers and the pages. The rows
+    of the page shown are built in one pass by `body_groups`, from the cells
+    the table's `cells()` describes: rendering cell by cell through
+    django-tables2 (a signature inspection, an attrs dict and a format_html
+    per cell) cost more than the page's queries.
+    """
+
+    show_category = False
+
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        raise NotImplementedError
+
+    @cached_property
+    def body_groups(self) -> list[EventGroup]:
+        cells = self.cells(ParticipantLinks())
+        # A cell's attrs depend on its column only: written once, not per row.
+        columns = [(f"<td {column.attrs['td'].as_html()}>", *cells[column.name]) for column in self.columns]
+        event_url = url_maker("events:detail")
+        default = self.default
+        groups: list[EventGroup] = []
+        for row in self.paginated_rows:
+            record = row.record
+            key = (record.event_id, record.category_id)
+            if not groups or groups[-1].key != key:
+                event = record.event
+                groups.append(EventGroup(key, record, event, event_url(event.pk) if event else ""))
+            html = "".join(
+                [
+                    f"{opening}{default if value is None or value == '' else render(record, value)}</td>"
+                    for opening, value_of, render in columns
+                    for value in (value_of(record),)
+                ]
+            )
+            groups[-1].rows.append(f'<tr class="{row.get_even_odd_css_class()}">\n    {html}\n  </tr>')
+        return groups
+
+
+class RatingHistoryTable(EventGroupedTable):
     """One row per rated match, newest first, grouped under each event: everything that explains the change."""
 
     round = tables.Column(verbose_name="Round", attrs=cell("Round", "num col-round", "Round"))
@@ -115,6 +178,8 @@ class RatingHistoryTable(tables.Table):
         empty_text = "No rated matches."
 
     def __init__(self, data, *, rounding: str, **kwargs):
+        if isinstance(data, RatingHistory):  # read a page at a time: django-tables2 would copy it into a list
+            data = TableListData(data)
         super().__init__(data, **kwargs)
         self.rounding = rounding
         self.corrections: dict[int, list] = {}  # match id -> corrections, set for the page shown
@@ -122,32 +187,27 @@ class RatingHistoryTable(tables.Table):
         self.previous_label, self.next_label = "Newer", "Older"
         self.show_category = False
 
-    def render_round(self, record):
-        return round_cell(record)
-
-    def render_opponent(self, record):
-        return participant_link(record.opponent)
-
-    def render_opponent_rating(self, value):
-        return rating_shown(value, self.rounding)
-
-    def render_result(self, record):
-        return result_cell(record, self.corrections.get(record.match_id, ()))
-
-    def render_expected(self, value):
-        return f"{value:.2f}"
-
-    def render_k(self, record):
-        return k_cell(record)
-
-    def render_change(self, record):
-        return change_cell(record.change)
-
-    def render_rating_after(self, value):
-        return format_html("<strong>{}</strong>", rating_shown(value, self.rounding))
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        rounding, corrections = self.rounding, self.corrections
+        return {
+            "round": (attrgetter("round"), lambda entry, _: round_cell(entry)),
+            "opponent": (attrgetter("opponent"), lambda _, opponent: links(opponent)),
+            "opponent_rating": (attrgetter("opponent_rating"), lambda _, rating: rating_shown(rating, rounding)),
+            "result": (
+                attrgetter("score"),
+                lambda entry, _: result_cell(entry, corrections.get(entry.match_id, ())),
+            ),
+            "expected": (attrgetter("expected"), lambda _, expected: f"{expected:.2f}"),
+            "k": (attrgetter("k"), lambda entry, _: k_cell(entry)),
+            "change": (attrgetter("rating_after"), lambda entry, _: change_cell(entry.change)),
+            "rating_after": (
+                attrgetter("rating_after"),
+                lambda _, rating: f"<strong>{rating_shown(rating, rounding)}</strong>",
+            ),
+        }
 
 
-class HeadToHeadTable(tables.Table):
+class HeadToHeadTable(EventGroupedTable):
     """The matches between two players, from the first player's side, newest first, grouped by event."""
 
     round = tables.Column(accessor="entry__round", verbose_name="Round", attrs=cell("Round", "num col-round"))
@@ -176,29 +236,25 @@ class HeadToHeadTable(tables.Table):
         self.previous_label, self.next_label = "Newer", "Older"
         self.show_category = show_category
 
-    def render_round(self, record):
-        return round_cell(record.entry)
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        corrections = self.corrections
 
-    def render_result(self, record):
-        return result_cell(record.entry, self.corrections.get(record.entry.match_id, ()))
+        def shown(rating: float, meeting) -> str:
+            return rating_shown(rating, meeting.entry.category.display_rounding)
 
-    def render_rating(self, record):
-        return rating_shown(record.entry.rating_before, record.entry.category.display_rounding)
-
-    def render_opponent_rating(self, record):
-        return rating_shown(record.entry.opponent_rating, record.entry.category.display_rounding)
-
-    def render_expected(self, value):
-        return f"{value:.2f}"
-
-    def render_k(self, record):
-        return k_cell(record.entry)
-
-    def render_change(self, record):
-        return change_cell(record.entry.change)
-
-    def render_opponent_change(self, record):
-        return change_cell(record.opponent_change)
+        return {
+            "round": (attrgetter("entry.round"), lambda meeting, _: round_cell(meeting.entry)),
+            "result": (
+                attrgetter("entry.score"),
+                lambda meeting, _: result_cell(meeting.entry, corrections.get(meeting.entry.match_id, ())),
+            ),
+            "rating": (attrgetter("entry.rating_before"), lambda meeting, rating: shown(rating, meeting)),
+            "opponent_rating": (attrgetter("entry.opponent_rating"), lambda meeting, rating: shown(rating, meeting)),
+            "expected": (attrgetter("entry.expected"), lambda _, expected: f"{expected:.2f}"),
+            "k": (attrgetter("entry.k_reason"), lambda meeting, _: k_cell(meeting.entry)),
+            "change": (attrgetter("entry.rating_after"), lambda meeting, _: change_cell(meeting.entry.change)),
+            "opponent_change": (attrgetter("opponent_change"), lambda _, change: change_cell(change)),
+        }
 
 
 class VeknScoreTable(tables.Table):

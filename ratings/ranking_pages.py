@@ -7,14 +7,17 @@ computed from the history by `ranking_list` and cached whole; the cache key
 holds the category's `history_version`, so a recompute retires it.
 """
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
+from operator import itemgetter
 
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import get_language
 from django_countries import countries
 from django_countries.fields import Country
 
@@ -118,12 +121,16 @@ def end_of_previous_month(day: date) -> date:
     return day.replace(day=1) - timedelta(days=1)
 
 
+def _list_key(kind: str, category: Category, as_of: date, filters: RankingFilters) -> str:
+    return f"{kind}:{category.pk}:{category.history_version}:{as_of.isoformat()}:{filters.level}:{filters.place}"
+
+
 def _cached_ranking_list(category: Category, as_of: date, filters: RankingFilters) -> list[tuple]:
-    """ranking_list() for a past date as compact tuples, cached until the category is recomputed."""
-    level, place = filters.level, filters.place
-    key = f"ranking-list:{category.pk}:{category.history_version}:{as_of.isoformat()}:{level}:{place}"
+    """ranking_list() for a past date as compact tuples (LISTED_FIELDS), cached until the category is recomputed."""
+    key = _list_key("ranking-list", category, as_of, filters)
     rows = cache.get(key)
     if rows is None:
+        level, place = filters.level, filters.place
         at_level = {level: place} if place else {}
         rows = [
             (row.rank, row.participant, row.player_id, row.name, row.country, row.region, row.rating, row.matches,
@@ -134,29 +141,71 @@ def _cached_ranking_list(category: Category, as_of: date, filters: RankingFilter
     return rows
 
 
-def past_ranking_rows(*, category: Category, filters: RankingFilters) -> list[ListedRow]:
+def _cached_ranks(category: Category, as_of: date, filters: RankingFilters) -> dict[int, int]:
+    """participant -> rank in the list of a past date, for the movement column: a dict reads back from the
+    cache far faster than the whole list."""
+    key = _list_key("ranking-ranks", category, as_of, filters)
+    ranks = cache.get(key)
+    if ranks is None:
+        ranks = {row[1]: row[0] for row in _cached_ranking_list(category, as_of, filters) if row[0]}
+        cache.set(key, ranks, PAST_LIST_SECONDS)
+    return ranks
+
+
+# Where each field is in the cached tuples, by the names of ListedRow (and of CurrentRating).
+LISTED_FIELDS = {
+    name: index
+    for index, name in enumerate(
+        ("rank", "participant_id", "display_id", "name", "country", "region", "rating", "matches", "ranked")
+    )
+}
+
+
+class PastList:
+    """A past date's list, filtered: the cached tuples, made ListedRows only when read (a page at a time).
+
+    Making a ListedRow of each of the list's rows on every request cost more
+    than showing the page; sorting sorts the tuples.
+    """
+
+    def __init__(self, rows: list[tuple], *, previous: dict[int, int], provisional_until: int):
+        self._rows = rows
+        self._previous = previous
+        self._provisional_until = provisional_until
+
+    def _listed(self, row: tuple) -> ListedRow:
+        rank, participant, player_id, name, country, region, rating, matches, ranked = row
+        return ListedRow(
+            rank, self._previous.get(participant), participant, player_id, name, country, region, rating, matches,
+            ranked, matches < self._provisional_until,
+        )  # fmt: skip
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, key: int | slice) -> ListedRow | list[ListedRow]:
+        if isinstance(key, slice):
+            return [self._listed(row) for row in self._rows[key]]
+        return self._listed(self._rows[key])
+
+    def __iter__(self) -> Iterator[ListedRow]:
+        return map(self._listed, self._rows)
+
+    def sort_by(self, field: str, *, descending: bool = False) -> None:
+        """A stable sort by one field of ListedRow: sort by the least significant key first."""
+        self._rows.sort(key=itemgetter(LISTED_FIELDS[field]), reverse=descending)
+
+
+def past_ranking_rows(*, category: Category, filters: RankingFilters) -> PastList:
     """The list on `filters.as_of` (a past date), with movement since the end of the month before it."""
     as_of = filters.as_of
-    previous = {
-        row[1]: row[0] for row in _cached_ranking_list(category, end_of_previous_month(as_of), filters) if row[0]
-    }
     wanted = not filters.unranked
-    text = filters.search.casefold()
-    listed = []
-    for rank, participant, player_id, name, country, region, rating, matches, ranked in _cached_ranking_list(
-        category, as_of, filters
-    ):
-        if ranked != wanted:
-            continue
-        if text and not _matches_search(category, text, name, player_id):
-            continue
-        listed.append(
-            ListedRow(
-                rank, previous.get(participant), participant, player_id, name, country, region, rating, matches,
-                ranked, matches < category.provisional_until,
-            )
-        )  # fmt: skip
-    return listed
+    rows = [row for row in _cached_ranking_list(category, as_of, filters) if row[8] == wanted]
+    if filters.search:
+        text = filters.search.casefold()
+        rows = [row for row in rows if _matches_search(category, text, row[3], row[2])]
+    previous = _cached_ranks(category, end_of_previous_month(as_of), filters)
+    return PastList(rows, previous=previous, provisional_until=category.provisional_until)
 
 
 def _matches_search(category: Category, text: str, name: str, player_id: str) -> bool:
@@ -167,7 +216,7 @@ def _matches_search(category: Category, text: str, name: str, player_id: str) ->
 # Either ----------------------------------------------------------------------------------------------------
 
 
-def ranking_page_rows(*, category: Category, filters: RankingFilters) -> QuerySet[CurrentRating] | list[ListedRow]:
+def ranking_page_rows(*, category: Category, filters: RankingFilters) -> QuerySet[CurrentRating] | PastList:
     """The rows of the list the filters ask for, best first: a queryset for today, a list for a past date."""
     if filters.is_today(timezone.localdate()):
         return current_ranking_queryset(category=category, filters=filters)
@@ -211,7 +260,7 @@ class Leader:
 
     @property
     def flag(self) -> str:
-        return Country(self.country).flag
+        return flag_url(self.country)
 
     @property
     def country_name(self) -> str:
@@ -316,8 +365,19 @@ def _places_from(pairs: set[tuple[str, str]]) -> Places:
 
 
 def country_name(code: str) -> str:
+    return _country_name(code, get_language())
+
+
+@functools.cache
+def _country_name(code: str, language: str | None) -> str:
+    """Cached by code and language: django-countries takes 50 µs a name, 100 times on a page of 50 players."""
     # django-countries leaves out Kosovo, which players may still give (a user-assigned code).
     return countries.name(code) or {"XK": "Kosovo"}.get(code, code)
+
+
+@functools.cache
+def flag_url(code: str) -> str:
+    return Country(code).flag
 
 
 def place_name(filters: RankingFilters) -> str:

@@ -1,28 +1,30 @@
-"""The ranking list as a django-tables2 table: one table for today's queryset and a past date's rows."""
+"""The ranking list as a django-tables2 table: one table for today's queryset and a past date's rows.
 
-from functools import cache
-from operator import attrgetter
+django-tables2 gives the columns, their headers, sorting and pagination. The
+rows of the page shown are built here in one pass, each as one string of
+<td> cells: rendering them cell by cell through django-tables2 (a signature
+inspection, an attrs dict and a format_html for each cell) cost more than the
+queries of the page. The render_* methods give the same HTML, one cell at a
+time, for whoever asks a row for its cells.
+"""
+
+from functools import cache, cached_property
+from html import escape
 
 import django_tables2 as tables
-from django.utils.html import format_html
-from django_countries.fields import Country
+from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableListData
 from django_tables2.utils import OrderBy
 
 from players import geography
 from ratings.engine import displayed
 from ratings.models import Category, Ruleset
-from ratings.ranking_pages import country_name
+from ratings.ranking_pages import PastList, country_name, flag_url
 
 
 @cache
 def _region_name(code: str) -> str:
     return geography.region_name(code)
-
-
-@cache
-def _flag(code: str) -> str:
-    return Country(code).flag
 
 
 def _classes(name: str, *extra: str) -> dict:
@@ -32,7 +34,7 @@ def _classes(name: str, *extra: str) -> dict:
 
 
 class RowList(TableListData):
-    """A past date's rows, sorted with plain keys: the default comparator is slow on lists of 100,000."""
+    """A past date's rows (a PastList), sorted by plain keys: the default comparator is slow on lists of 100,000."""
 
     def order_by(self, aliases):
         accessors = []
@@ -41,7 +43,7 @@ class RowList(TableListData):
             same = alias[0] == column.order_by_alias[0]
             accessors += column.order_by if same else column.order_by.opposite
         for accessor in reversed(accessors):  # stable sorts, least significant key first
-            self.data.sort(key=attrgetter(accessor.bare), reverse=accessor.is_descending)
+            self.data.sort_by(accessor.bare, descending=accessor.is_descending)
 
 
 class RankingTable(tables.Table):
@@ -70,59 +72,123 @@ class RankingTable(tables.Table):
             exclude += ["country", "region"]  # teams have no country of their own
         if not category.provisional_until:
             exclude.append("provisional")
-        super().__init__(RowList(data) if isinstance(data, list) else data, exclude=exclude, **kwargs)
+        super().__init__(RowList(data) if isinstance(data, PastList) else data, exclude=exclude, **kwargs)
         self.category = category
         self.previous_date = previous_date
+        self.since = f" since {previous_date.isoformat()}" if previous_date else " since last month"
         self.columns["name"].column.verbose_name = "Team" if category.team_size > 1 else "Player"
         if category.ruleset == Ruleset.VEKN:
             self.columns["rating"].column.verbose_name = "Points"
             self.columns["matches"].column.verbose_name = "Events"
 
-    def render_movement(self, value, record):
-        since = f" since {self.previous_date.isoformat()}" if self.previous_date else " since last month"
-        if value is None:
-            return format_html('<span class="move move-new" title="Not ranked here{}">new</span>', since)
-        change = value - record.rank
+    # The page's rows ------------------------------------------------------------------------------------------
+
+    @cached_property
+    def body_rows(self) -> list[SafeString]:
+        """The rows of the page shown (every row when not paginated), each its <td> cells as one string."""
+        cells = {
+            "rank": self._rank_cell,
+            "movement": self._movement_cell,
+            "name": self._name_cell,
+            "country": self._country_cell,
+            "region": self._region_cell,
+            "rating": self._rating_cell,
+            "matches": self._matches_cell,
+            "provisional": self._provisional_cell,
+        }
+        # A cell's attrs depend on its column only: written once, not per row.
+        columns = [(f"<td {column.attrs['td'].as_html()}>", cells[column.name]) for column in self.columns]
+        return [
+            mark_safe("".join([f"{opening}{cell(row.record)}</td>" for opening, cell in columns]))
+            for row in self.paginated_rows
+        ]
+
+    # Each cell as HTML, its text escaped. An empty value shows the column's default, as django-tables2 has it.
+
+    def _rank_cell(self, record) -> str:
+        return self.default if record.rank is None else str(record.rank)
+
+    def _movement_cell(self, record) -> str:
+        return self._movement(record.previous_rank, record.rank)
+
+    def _movement(self, previous_rank: int | None, rank: int) -> str:
+        since = escape(self.since)
+        if previous_rank is None:
+            return f'<span class="move move-new" title="Not ranked here{since}">new</span>'
+        change = previous_rank - rank
         if change == 0:
-            return format_html(
-                '<span class="move move-same" title="Unchanged{}"><span aria-hidden="true">–</span>'
-                '<span class="visually-hidden">unchanged</span></span>',
-                since,
+            return (
+                f'<span class="move move-same" title="Unchanged{since}"><span aria-hidden="true">–</span>'
+                '<span class="visually-hidden">unchanged</span></span>'
             )
         arrow, word = ("▲", "up") if change > 0 else ("▼", "down")
-        return format_html(
-            '<span class="move move-{}" title="{} {}{}"><span aria-hidden="true">{} {}</span>'
-            '<span class="visually-hidden">{} {}</span></span>',
-            word, word.title(), abs(change), since, arrow, abs(change), word, abs(change),
-        )  # fmt: skip
+        size = abs(change)
+        return (
+            f'<span class="move move-{word}" title="{word.title()} {size}{since}"><span aria-hidden="true">'
+            f'{arrow} {size}</span><span class="visually-hidden">{word} {size}</span></span>'
+        )
 
-    def render_name(self, value, record):
+    def _name_cell(self, record) -> str:
+        return self._name(record.name, record) if record.name else self.default
+
+    def _name(self, value: str, record) -> str:
+        number = escape(record.display_id)
         if self.category.team_size > 1:
-            url = f"/teams/{record.participant_id}/"
+            link = f'<a href="/teams/{record.participant_id}/">{escape(value)}</a>'
             if value.replace(" / ", "+") == record.display_id:  # an unnamed team is named by its numbers already
-                return format_html('<a href="{}">{}</a>', url, value)
-            return format_html(
-                '<a href="{}">{}</a> <span class="member-number">{}</span>',
-                url, value, record.display_id.replace("+", " · "),
-            )  # fmt: skip
+                return link
+            return f'{link} <span class="member-number">{escape(record.display_id.replace("+", " · "))}</span>'
         flag = ""
         if record.country:  # phones show the flag here instead of in the country column
-            flag = format_html(
-                '<img class="flag name-flag" src="{}" alt="{}" width="16" height="11"> ',
-                _flag(record.country), country_name(record.country),
-            )  # fmt: skip
-        return format_html(
-            '{}<a href="/players/{}/">{}</a> <span class="member-number">{}</span>',
-            flag, record.display_id, value or record.display_id, record.display_id,
-        )  # fmt: skip
+            flag = (
+                f'<img class="flag name-flag" src="{escape(flag_url(record.country))}" '
+                f'alt="{escape(country_name(record.country))}" width="16" height="11"> '
+            )
+        shown = escape(value or record.display_id)
+        return f'{flag}<a href="/players/{number}/">{shown}</a> <span class="member-number">{number}</span>'
+
+    def _country_cell(self, record) -> str:
+        return self._country(record.country) if record.country else ""
+
+    def _country(self, code: str) -> str:
+        name = escape(country_name(code))
+        return (
+            f'<span class="country" title="{name}"><img class="flag" src="{escape(flag_url(code))}" alt="" width="16" '
+            f'height="11"> <span class="country-name">{name}</span></span>'
+        )
+
+    def _region_cell(self, record) -> str:
+        return escape(_region_name(record.region)) if record.region else ""
+
+    def _rating_cell(self, record) -> str:
+        return self.default if record.rating is None else str(displayed(record.rating, self.category.display_rounding))
+
+    def _matches_cell(self, record) -> str:
+        return self.default if record.matches is None else str(record.matches)
+
+    def _provisional_cell(self, record) -> str:
+        if record.provisional is None:
+            return self.default
+        return self._provisional(record.provisional)
+
+    def _provisional(self, value: bool) -> str:
+        if not value:
+            return ""
+        return (
+            f'<span class="provisional" title="Provisional: fewer than {self.category.provisional_until} matches">'
+            '<span aria-hidden="true">P</span><span class="visually-hidden">provisional</span></span>'
+        )
+
+    # One cell at a time, for django-tables2 (BoundRow.get_cell): the same HTML -----------------------------------
+
+    def render_movement(self, value, record):
+        return mark_safe(self._movement(value, record.rank))
+
+    def render_name(self, value, record):
+        return mark_safe(self._name(value, record))
 
     def render_country(self, value):
-        return format_html(
-            '<span class="country" title="{name}"><img class="flag" src="{flag}" alt="" width="16" height="11">'
-            ' <span class="country-name">{name}</span></span>',
-            flag=_flag(value),
-            name=country_name(value),
-        )
+        return mark_safe(self._country(value))
 
     def render_region(self, value):
         return _region_name(value)
@@ -131,10 +197,4 @@ class RankingTable(tables.Table):
         return displayed(value, self.category.display_rounding)
 
     def render_provisional(self, value):
-        if not value:
-            return ""
-        return format_html(
-            '<span class="provisional" title="Provisional: fewer than {} matches">'
-            '<span aria-hidden="true">P</span><span class="visually-hidden">provisional</span></span>',
-            self.category.provisional_until,
-        )
+        return mark_safe(self._provisional(value))

@@ -170,8 +170,13 @@ def participant_identities(category: Category, participants) -> dict[int, tuple[
 
 def ranking_rows(*, category: Category, as_of: date | None = None) -> list[RankingRow]:
     """Everyone rated in the category on `as_of`, with their ranks at every level, best first."""
-    standings = category_standings(category=category, as_of=as_of)
-    identities = participant_identities(category, standings)
+    return ranking_rows_from(category, category_standings(category=category, as_of=as_of))
+
+
+def ranking_rows_from(category: Category, standings: dict[int, Standing], identities=None) -> list[RankingRow]:
+    """Ranked rows for standings already known (a recompute has them in memory)."""
+    if identities is None:
+        identities = participant_identities(category, standings)
     rows = []
     for participant, standing in standings.items():
         number, name, country, region = identities.get(participant, (str(participant), "", "", ""))

@@ -30,7 +30,7 @@ from ratings.engine import (
 )
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.selectors import Standing as RatingStanding
-from ratings.selectors import chunked, elo_standings, participant_identities, ranking_rows
+from ratings.selectors import chunked, elo_standings, participant_identities, ranking_rows, ranking_rows_from
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +51,7 @@ class RecomputeResult:
     entries_written: int = 0
     published_seconds: float = 0.0  # until the new history is committed and visible
     changed: set[int] | None = None  # who played from `since` on; None: everyone (a full recompute)
+    standings: tuple[dict, dict] | None = None  # today's and last month's, when a full recompute has them
 
 
 def _category_events(category: Category):
@@ -79,7 +80,7 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
-        _history_changed(category, since=since, changed=result.changed)
+        _history_changed(category, since=since, changed=result.changed, standings=result.standings)
         for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
             if category.slug in derived.component_list:
                 _history_changed(derived, since=since, changed=result.changed)
@@ -95,7 +96,9 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
     return result
 
 
-def _history_changed(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
+def _history_changed(
+    category: Category, *, since: date | None = None, changed: set[int] | None = None, standings=None
+) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates.
 
     A recompute from a date changes only the ratings of those who played since:
@@ -109,7 +112,7 @@ def _history_changed(category: Category, *, since: date | None = None, changed: 
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since)
     else:
-        current_ratings_rebuild(category=category)
+        current_ratings_rebuild(category=category, standings=standings)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 
@@ -164,12 +167,23 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     seq = start_seq
     category_id = category.pk
     changed = result.changed = None if since is None else set()
+    # A full recompute ends with everyone's standing in memory: keep today's and
+    # last month's, so today's list needs no second pass over the history.
+    today = timezone.localdate()
+    boundaries = [_end_of_last_month(today), today] if since is None else []
+    snapshots: list[dict[int, RatingStanding]] = []
+    last_played: dict[int, date] = {}
     rate_pair, is_rated = ruleset.rate_pair, ruleset.is_rated
     while chunk := list(islice(rows, CHUNK)):
         entries = []
         for pk, event_id, day, rnd, p1, p2, g1, g2, k, players, judge in chunk:
+            while boundaries and day > boundaries[0]:
+                boundaries.pop(0)
+                snapshots.append(_standings_now(category, states, last_played))
             if not is_rated(players):
                 continue
+            if changed is None:
+                last_played[p1] = last_played[p2] = day
             outcome = _match_result(g1, g2)
             if changed is not None:
                 changed.add(p1)
@@ -186,7 +200,22 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         result.matches_rated += len(entries) // 2
         # Written chunk by chunk: the match cursor must be idle while COPY runs.
         result.entries_written += insert_rows(RatingEntry, ENTRY_FIELDS, entries)
+    while boundaries:
+        boundaries.pop(0)
+        snapshots.append(_standings_now(category, states, last_played))
+    if since is None:
+        result.standings = (snapshots[1], snapshots[0])
     return result
+
+
+def _standings_now(category: Category, states: dict, last_played: dict) -> dict[int, RatingStanding]:
+    threshold = category.ranked_after
+    return {
+        participant: RatingStanding(
+            participant, state.rating, state.matches, state.matches >= threshold, last_played.get(participant)
+        )
+        for participant, state in states.items()
+    }
 
 
 def _states_before(category: Category, start_seq: int, participants: set[int]) -> dict[int, ParticipantState]:
@@ -277,13 +306,28 @@ CURRENT_FIELDS = [
 ]  # fmt: skip
 
 
-def current_ratings_rebuild(*, category: Category, today: date | None = None) -> int:
-    """Rewrite the category's list for `today` (default: today), with last month's ranks beside it."""
+def current_ratings_rebuild(
+    *, category: Category, today: date | None = None, standings: tuple[dict, dict] | None = None
+) -> int:
+    """Rewrite the category's list for `today` (default: today), with last month's ranks beside it.
+
+    `standings` (today's, last month's) spares reading them back from the
+    history when the caller has them: a full recompute ends with them in memory.
+    """
     today = today or timezone.localdate()
     end_of_last_month = _end_of_last_month(today)
-    previous = {row.participant: row for row in ranking_rows(category=category, as_of=end_of_last_month)}
+    if standings is None and category.ruleset == Ruleset.DERIVED:
+        standings = _derived_standings_of_lists(category)
+    if standings is None:
+        current = ranking_rows(category=category, as_of=today)
+        previous = {row.participant: row for row in ranking_rows(category=category, as_of=end_of_last_month)}
+    else:
+        now, before = standings
+        identities = participant_identities(category, set(now) | set(before))
+        current = ranking_rows_from(category, now, identities)
+        previous = {row.participant: row for row in ranking_rows_from(category, before, identities)}
     rows = []
-    for row in ranking_rows(category=category, as_of=today):
+    for row in current:
         before = previous.get(row.participant)
         rows.append(
             (
@@ -357,6 +401,16 @@ def _standings_of(category: Category, participants: set[int], *, as_of: date | N
     if category.ruleset == Ruleset.DERIVED:
         return _derived_standings_from_lists(category, participants, previous=as_of is not None)
     return elo_standings(category, as_of, participants)
+
+
+def _derived_standings_of_lists(category: Category) -> tuple[dict, dict]:
+    """Today's and last month's standings of a derived list, from its components' lists."""
+    components = Category.objects.filter(slug__in=category.component_list)
+    everyone = set(CurrentRating.objects.filter(category__in=components).values_list("participant_id", flat=True))
+    return (
+        _derived_standings_from_lists(category, everyone, previous=False),
+        _derived_standings_from_lists(category, everyone, previous=True),
+    )
 
 
 def _derived_standings_from_lists(

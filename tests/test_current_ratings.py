@@ -132,3 +132,22 @@ def _rounded(rows):
     return [
         (row[0], round(row[1], 9), *row[2:9], None if row[9] is None else round(row[9], 9), *row[10:]) for row in rows
     ]
+
+
+def test_a_full_recompute_builds_the_list_a_rebuild_from_the_history_gives(db, tmp_path):
+    today = datetime.date.today()
+    demo_bundle_write(tmp_path, players=200, events=60, seed=4, start=today - datetime.timedelta(days=300), end=today)
+    results_import(source=tmp_path)
+    call_command("recompute_ratings", stdout=None)  # builds today's list from the engine's final states
+    constructed, composite = Category.objects.get(slug="constructed"), Category.objects.get(slug="composite")
+    from_memory, composite_from_lists = _list_rows(constructed), _list_rows(composite)
+
+    current_ratings_rebuild(category=constructed)
+    services.CurrentRating.objects.filter(category=composite).delete()
+    from ratings.selectors import ranking_rows
+
+    composite_from_history = sorted((row.participant, round(row.rating, 9)) for row in ranking_rows(category=composite))
+
+    assert from_memory == _list_rows(constructed)
+    assert any(row[9] is not None for row in from_memory), "last month's standing was filled in"
+    assert sorted((row[0], round(row[1], 9)) for row in composite_from_lists) == composite_from_history

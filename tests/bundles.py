@@ -18,40 +18,13 @@ import io
 import zipfile
 from pathlib import Path
 
+from events.importer.errors import BUNDLE_FILES
+from events.importer.reading import bundle_columns
 from events.models import Event, Match, Standing
 from players.models import Participant, Player, Team
 from ratings.models import Category
 
-COLUMNS = {
-    "categories.csv": ["slug", "name", "ruleset", "formats", "team_size", "ranked_after", "components"],
-    "players.csv": ["id", "name", "country", "region"],
-    "teams.csv": ["id", "name", "member1", "member2", "member3"],
-    "events.csv": [
-        "id",
-        "name",
-        "date",
-        "format",
-        "k",
-        "players",
-        "level2_judge",
-        "team_size",
-        "structure",
-        "country",
-        "city",
-        "level",
-    ],
-    "matches.csv": [
-        "event_id",
-        "round",
-        "player1_id",
-        "player2_id",
-        "player1_games",
-        "player2_games",
-        "draws",
-        "elimination",
-    ],
-    "standings.csv": ["event_id", "player_id", "rank", "vp", "gw", "final"],
-}
+COLUMNS = {file: list(bundle_columns(file)) for file in BUNDLE_FILES}
 
 # The order files are written in (and listed in a zip).
 FILES = tuple(COLUMNS)

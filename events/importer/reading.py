@@ -29,6 +29,13 @@ COLUMNS = {
     "standings.csv": (("event_id", "player_id", "rank", "vp", "gw", "final"), ()),
 }
 
+
+def bundle_columns(file: str) -> tuple[str, ...]:
+    """Every column the importer reads in `file`, required first: the order bundles are written in."""
+    required, optional = COLUMNS[file]
+    return (*required, *optional)
+
+
 # A zip may not unpack to more than this: a guard against zip bombs.
 MAX_UNPACKED_BYTES = 2 * 1024**3
 

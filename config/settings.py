@@ -6,6 +6,7 @@ DJANGO_ALLOWED_HOSTS and DATABASE_URL; the secure defaults below then apply
 and `manage.py check --deploy` is clean.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -40,6 +41,8 @@ INSTALLED_APPS = [
     "django_filters",
     "django_tasks",
     "django_tasks_db",
+    "axes",  # django-axes: sign-in rate limit
+    "accounts",
     "players",
     "events",
     "ratings",
@@ -57,7 +60,24 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into the lockout page
 ]
+
+# Signing in: django-axes counts failures per address and refuses further
+# attempts for a while; then Django's own backend checks the password.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.SignInRateLimit",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:account"
+LOGOUT_REDIRECT_URL = "home"
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False  # no banner on every start; failures and lockouts are still logged
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -120,9 +140,11 @@ STORAGES = {
     },
 }
 
-# Uploads: results files are small; anything larger is refused before it is read.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
-FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+# Uploads: results files are small. Form fields are capped by Django itself; the
+# results upload refuses a larger request before reading it, and a larger file.
+UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
 
 TASKS = {
     "default": {

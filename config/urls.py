@@ -9,6 +9,8 @@ urlpatterns = [
     path("", include("players.urls")),  # /players/..., /teams/...
     path("", include("events.urls")),  # /events/...
     path("", include("calculator.urls")),  # /calculator/
+    path("accounts/", include("accounts.urls")),  # the account page and signing in
+    path("accounts/", include("django.contrib.auth.urls")),  # signing out, password change and reset
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,89 @@
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+
+from accounts.models import Profile
+from accounts.services import profile_link
+from players.models import Player
+
+User = get_user_model()
+
+
+def _record_link_change(request, profile: Profile, changed_fields) -> None:
+    """Whoever sets or changes the player link in the admin is recorded with the time."""
+    if "player" in changed_fields:
+        profile_link(profile=profile, player=profile.player, by=request.user)
+
+
+class ProfileInline(admin.StackedInline):
+    model = Profile
+    fk_name = "user"
+    can_delete = False
+    autocomplete_fields = ["player"]
+    fields = ["player", "claimed_number", "linked_by", "linked_at"]
+    readonly_fields = ["linked_by", "linked_at"]
+    verbose_name = "player link"
+    verbose_name_plural = "player link"
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    inlines = [ProfileInline]
+    list_display = ["username", "email", "is_staff", "roles", "linked_player"]
+    list_filter = ["is_staff", "is_superuser", "is_active", "groups"]
+    list_select_related = ["profile__player"]
+
+    @admin.display(description="roles")
+    def roles(self, user):
+        return ", ".join(group.name for group in user.groups.all()) or "—"
+
+    @admin.display(description="player")
+    def linked_player(self, user):
+        profile = getattr(user, "profile", None)
+        return profile.player if profile and profile.player else "—"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("groups")
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Profile:
+            for inline_form in formset.forms:
+                if inline_form.instance.pk and inline_form.has_changed():
+                    _record_link_change(request, inline_form.instance, inline_form.changed_data)
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "claimed_number", "player", "linked_by", "linked_at"]
+    list_select_related = ["user", "player", "linked_by"]
+    search_fields = ["user__username", "user__email", "claimed_number", "player__membership_number", "player__name"]
+    autocomplete_fields = ["user", "player"]
+    readonly_fields = ["linked_by", "linked_at"]
+    list_filter = [("player", admin.EmptyFieldListFilter)]
+    actions = ["link_stated_numbers"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        _record_link_change(request, obj, form.changed_data)
+
+    @admin.action(description="Confirm: link each selected account to the player with its stated number")
+    def link_stated_numbers(self, request, queryset):
+        linked, missing = 0, []
+        for profile in queryset.exclude(claimed_number=""):
+            player = Player.objects.filter(membership_number=profile.claimed_number).first()
+            if player is None or Profile.objects.filter(player=player).exclude(pk=profile.pk).exists():
+                missing.append(profile.claimed_number)
+                continue
+            profile_link(profile=profile, player=player, by=request.user)
+            linked += 1
+        self.message_user(request, f"{linked} account(s) linked.")
+        if missing:
+            self.message_user(
+                request,
+                f"Not linked (no such player, or linked to another account): {', '.join(missing)}",
+                messages.WARNING,
+            )

@@ -1,0 +1,272 @@
+"""Accounts: signing in and out, the sign-in rate limit, password reset, roles, and the player link."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.factories import PASSWORD, AdminFactory, OrganizerFactory, UserFactory
+from accounts.models import Profile
+from accounts.roles import ADMINS, ORGANIZERS
+from accounts.selectors import user_can_organize, user_manages_all_events, user_player
+from players.services import player_create
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "/accounts/login/"
+
+
+def sign_in(client, username, password=PASSWORD, **extra):
+    return client.post(LOGIN, {"username": username, "password": password}, **extra)
+
+
+def signed_in_user(client):
+    return client.get("/accounts/").wsgi_request.user
+
+
+# Roles ------------------------------------------------------------------------------------------
+
+
+def test_the_migration_creates_both_roles_with_their_permissions():
+    organizers = {p.codename for p in Group.objects.get(name=ORGANIZERS).permissions.all()}
+    admins = {p.codename for p in Group.objects.get(name=ADMINS).permissions.all()}
+
+    assert organizers == {"organize_events"}
+    assert {"organize_events", "manage_all_events", "change_event", "change_match", "change_profile"} <= admins
+    assert "delete_user" not in admins  # admins manage results and links, not accounts wholesale
+
+
+@pytest.mark.parametrize(
+    ("factory", "organizes", "manages_all"),
+    [(UserFactory, False, False), (OrganizerFactory, True, False), (AdminFactory, True, True)],
+)
+def test_each_role_may_do_what_it_says(factory, organizes, manages_all):
+    user = factory()
+
+    assert user_can_organize(user=user) is organizes
+    assert user_manages_all_events(user=user) is manages_all
+
+
+# Signing in and out --------------------------------------------------------------------------
+
+
+def test_a_player_signs_in_and_lands_on_their_account(client):
+    player = UserFactory()
+
+    response = sign_in(client, player.username)
+
+    assert response["Location"] == "/accounts/"
+
+
+def test_a_wrong_password_is_refused_with_a_message(client):
+    user = UserFactory()
+
+    response = sign_in(client, user.username, "not the password")
+
+    assert response.status_code == 200
+    assert "Please enter a correct username and password" in response.content.decode()
+    assert not signed_in_user(client).is_authenticated
+
+
+def test_signing_out_is_a_post_and_ends_the_session(client):
+    client.force_login(UserFactory())
+
+    assert client.get("/accounts/logout/").status_code == 405  # a link could sign anyone out
+    response = client.post("/accounts/logout/")
+
+    assert response["Location"] == "/"
+    assert not signed_in_user(client).is_authenticated
+
+
+def test_the_sign_in_form_needs_its_csrf_token():
+    user = UserFactory()
+    client = Client(enforce_csrf_checks=True)
+
+    response = sign_in(client, user.username)
+
+    assert response.status_code == 403
+
+
+def test_the_test_clients_login_still_works_without_a_request(client):
+    """Sign-ins without a request (scripts, tests) skip the rate limit rather than fail."""
+    user = UserFactory()
+
+    assert client.login(username=user.username, password=PASSWORD)
+
+
+# Rate limit -------------------------------------------------------------------------------------
+
+
+def test_sign_in_is_paused_for_an_address_after_five_failures(client, settings):
+    user = UserFactory()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert sign_in(client, user.username, "wrong").status_code == 200
+
+    locked = sign_in(client, user.username, "wrong again")
+    even_right = sign_in(client, user.username)
+
+    assert locked.status_code == 429
+    assert "Too many sign-in attempts" in locked.content.decode()
+    assert "try again in 15 minutes" in locked.content.decode()
+    assert even_right.status_code == 429
+    assert not signed_in_user(client).is_authenticated
+
+
+def test_another_address_may_still_sign_in(client, settings):
+    user = UserFactory()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        sign_in(client, user.username, "wrong", REMOTE_ADDR="203.0.113.9")
+
+    response = sign_in(client, user.username, REMOTE_ADDR="198.51.100.4")
+
+    assert response.status_code == 302
+
+
+def test_a_successful_sign_in_clears_the_failures(client, settings):
+    user = UserFactory()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        sign_in(client, user.username, "wrong")
+    assert sign_in(client, user.username).status_code == 302
+    client.post("/accounts/logout/")
+
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert sign_in(client, user.username, "wrong").status_code == 200
+    assert sign_in(client, user.username).status_code == 302
+
+
+# Password reset ------------------------------------------------------------------------------
+
+
+def test_a_forgotten_password_is_reset_through_an_emailed_link(client):
+    user = UserFactory(email="organizer@example.org")
+
+    response = client.post("/accounts/password_reset/", {"email": "organizer@example.org"})
+    assert response["Location"] == "/accounts/password_reset/done/"
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["organizer@example.org"]
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", message.body).group(1)
+
+    form_page = client.get(link, follow=True)
+    assert "Choose a new password" in form_page.content.decode()
+    done = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "a new long passphrase", "new_password2": "a new long passphrase"},
+    )
+    assert done["Location"] == "/accounts/reset/done/"
+
+    assert sign_in(Client(), user.username, "a new long passphrase").status_code == 302
+
+
+def test_a_reset_for_an_unknown_address_sends_nothing_and_says_nothing(client):
+    response = client.post("/accounts/password_reset/", {"email": "nobody@example.org"})
+
+    assert response["Location"] == "/accounts/password_reset/done/"  # no hint whether the address exists
+    assert mail.outbox == []
+
+
+def test_email_goes_to_the_console_by_default():
+    from django.conf import settings as live
+
+    # Tests swap in the in-memory backend; the configured one is the console's.
+    from config import settings as configured
+
+    assert configured.EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend"
+    assert live.EMAIL_BACKEND == "django.core.mail.backends.locmem.EmailBackend"
+
+
+# Navigation ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("factory", "sees_organize", "sees_admin"),
+    [(None, False, False), (UserFactory, False, False), (OrganizerFactory, True, False), (AdminFactory, True, True)],
+)
+def test_the_navigation_offers_what_the_user_may_use(client, factory, sees_organize, sees_admin):
+    if factory:
+        client.force_login(factory())
+
+    html = client.get("/").content.decode()
+
+    assert ('href="/admin/"' in html) is sees_admin
+    assert ('action="/accounts/logout/"' in html) is bool(factory)
+    assert ('href="/accounts/login/"' in html) is (factory is None)
+
+
+# The account page and the player link ---------------------------------------------------------------
+
+
+def test_the_account_page_is_for_signed_in_users(client):
+    response = client.get("/accounts/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/accounts/"
+
+
+def test_a_player_states_their_membership_number_and_an_admin_confirms_it(client, admin_client):
+    player = player_create(membership_number="4711", name="Ada Lovelace")
+    user = UserFactory()
+    client.force_login(user)
+
+    response = client.post("/accounts/", {"membership_number": "4711"})
+    assert response.status_code == 302
+    assert Profile.objects.get(user=user).claimed_number == "4711"
+    assert user_player(user=user) is None  # not before an admin confirms it
+
+    profile = Profile.objects.get(user=user)
+    confirmed = admin_client.post(
+        reverse("admin:accounts_profile_changelist"),
+        {"action": "link_stated_numbers", "_selected_action": [profile.pk]},
+    )
+    assert confirmed.status_code == 302
+
+    profile.refresh_from_db()
+    assert user_player(user=user) == player
+    assert profile.linked_by.is_superuser and profile.linked_at is not None
+    assert player.account.user == user  # the link reads both ways
+    assert "Ada Lovelace (4711)" in client.get("/accounts/").content.decode()
+
+
+def test_a_malformed_membership_number_is_refused_next_to_the_field(client):
+    client.force_login(UserFactory())
+
+    response = client.post("/accounts/", {"membership_number": "47 11!"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["membership_number"] == ["1 to 32 characters: letters, digits and hyphens."]
+
+
+def test_an_admin_links_a_player_on_the_users_page_and_is_recorded(admin_client):
+    player = player_create(membership_number="4712", name="Alan Turing")
+    user = UserFactory()
+    page = admin_client.get(reverse("admin:auth_user_change", args=[user.pk]))
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None and name != "password"}
+    data.update(
+        {
+            "username": user.username,
+            "date_joined_0": user.date_joined.strftime("%Y-%m-%d"),
+            "date_joined_1": user.date_joined.strftime("%H:%M:%S"),
+            "profile-TOTAL_FORMS": "1",
+            "profile-INITIAL_FORMS": "0",
+            "profile-MIN_NUM_FORMS": "0",
+            "profile-MAX_NUM_FORMS": "1",
+            "profile-0-player": str(player.pk),
+            "profile-0-claimed_number": "",
+            "profile-0-user": str(user.pk),
+        }
+    )
+    data.pop("groups", None)
+    data.pop("user_permissions", None)
+    data.pop("last_login", None)
+
+    response = admin_client.post(reverse("admin:auth_user_change", args=[user.pk]), data)
+
+    assert response.status_code == 302, response.context["adminform"].form.errors if response.context else response
+    profile = Profile.objects.get(user=user)
+    assert profile.player == player
+    assert profile.linked_by is not None and profile.linked_at is not None

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from accounts import selectors, services
 from accounts.forms import ClaimForm
@@ -13,6 +14,11 @@ class SignInView(LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
+    def get_default_redirect_url(self):
+        """Organizers go to their events; everyone else to their account."""
+        if selectors.user_can_organize(user=self.request.user):
+            return reverse("organize:index")
+        return reverse("accounts:account")
 
 
 @login_required

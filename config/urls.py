@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("players.urls")),  # /players/..., /teams/...
     path("", include("events.urls")),  # /events/...
     path("", include("calculator.urls")),  # /calculator/
+    path("organize/", include("events.organize_urls")),  # organizers report events
     path("accounts/", include("accounts.urls")),  # the account page and signing in
     path("accounts/", include("django.contrib.auth.urls")),  # signing out, password change and reset
     path("api/", include("api.urls")),

@@ -12,7 +12,7 @@ from accounts.factories import PASSWORD, AdminFactory, OrganizerFactory, UserFac
 from accounts.models import Profile
 from accounts.roles import ADMINS, ORGANIZERS
 from accounts.selectors import user_can_organize, user_manages_all_events, user_player
-from players.services import player_create
+from events.organize_factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -53,12 +53,32 @@ def test_each_role_may_do_what_it_says(factory, organizes, manages_all):
 # Signing in and out --------------------------------------------------------------------------
 
 
+def test_an_organizer_signs_in_and_lands_on_their_events(client):
+    organizer = OrganizerFactory()
+
+    response = sign_in(client, organizer.username)
+
+    assert response.status_code == 302
+    assert response["Location"] == "/organize/"
+    assert signed_in_user(client) == organizer
+
+
 def test_a_player_signs_in_and_lands_on_their_account(client):
     player = UserFactory()
 
     response = sign_in(client, player.username)
 
     assert response["Location"] == "/accounts/"
+
+
+def test_signing_in_returns_to_the_page_asked_for(client):
+    organizer = OrganizerFactory()
+
+    response = client.post(
+        LOGIN, {"username": organizer.username, "password": PASSWORD, "next": "/organize/events/new/"}
+    )
+
+    assert response["Location"] == "/organize/events/new/"
 
 
 def test_a_wrong_password_is_refused_with_a_message(client):
@@ -191,6 +211,7 @@ def test_the_navigation_offers_what_the_user_may_use(client, factory, sees_organ
 
     html = client.get("/").content.decode()
 
+    assert ('href="/organize/"' in html) is sees_organize
     assert ('href="/admin/"' in html) is sees_admin
     assert ('action="/accounts/logout/"' in html) is bool(factory)
     assert ('href="/accounts/login/"' in html) is (factory is None)
@@ -207,7 +228,7 @@ def test_the_account_page_is_for_signed_in_users(client):
 
 
 def test_a_player_states_their_membership_number_and_an_admin_confirms_it(client, admin_client):
-    player = player_create(membership_number="4711", name="Ada Lovelace")
+    player = PlayerFactory(membership_number="4711", name="Ada Lovelace")
     user = UserFactory()
     client.force_login(user)
 
@@ -240,7 +261,7 @@ def test_a_malformed_membership_number_is_refused_next_to_the_field(client):
 
 
 def test_an_admin_links_a_player_on_the_users_page_and_is_recorded(admin_client):
-    player = player_create(membership_number="4712", name="Alan Turing")
+    player = PlayerFactory()
     user = UserFactory()
     page = admin_client.get(reverse("admin:auth_user_change", args=[user.pk]))
     assert page.status_code == 200

@@ -49,6 +49,7 @@ class Table:
     columns: tuple[str, ...]  # the known columns, required then optional, in COLUMNS order
     positions: tuple[int | None, ...]  # where each known column sits in a row (None: absent)
     width: int
+    blank_values: tuple[str, ...] = ()  # per known column, what a blank or absent value reads as ("" if empty)
 
     def rows(self, errors: list[BundleError]) -> Iterator[tuple[int, tuple[str, ...]]]:
         """(line number, stripped values in `columns` order) for every data row; bad rows become errors."""
@@ -72,7 +73,10 @@ class Table:
                     )
                     continue
                 fields.append("")
-                yield line, tuple(map(str.strip, pick(fields)))
+                values = tuple(map(str.strip, pick(fields)))
+                if self.blank_values:
+                    values = tuple(value or blank for value, blank in zip(values, self.blank_values, strict=True))
+                yield line, values
         except csv.Error as exc:
             errors.append(BundleError(self.file, reader.line_num, "-", f"malformed CSV: {exc}"))
 
@@ -92,8 +96,16 @@ def _decode(file: str, data: bytes, errors: list[BundleError]) -> str | None:
         return None
 
 
-def _parse_table(file: str, text: str, errors: list[BundleError]) -> Table | None:
+def _parse_table(
+    file: str, text: str, errors: list[BundleError], blank_values: dict[str, str] | None = None
+) -> Table | None:
+    """The file's header checked and its known columns located.
+
+    `blank_values` (column -> value) makes those columns optional and gives
+    what a blank or absent value reads as: one event's results need no event_id.
+    """
     required, optional = COLUMNS[file]
+    blank_values = blank_values or {}
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
@@ -104,14 +116,15 @@ def _parse_table(file: str, text: str, errors: list[BundleError]) -> Table | Non
         errors.append(BundleError(file, 1, "-", f"malformed CSV: {exc}"))
         return None
     names = [name.strip().lower() for name in header]
-    missing = [column for column in required if column not in names]
+    missing = [column for column in required if column not in names and column not in blank_values]
     for column in missing:
         errors.append(BundleError(file, 1, column, "required column is missing from the header"))
     if missing:
         return None
     known = (*required, *optional)
     positions = tuple(names.index(column) if column in names else None for column in known)
-    return Table(file, text, known, positions, len(names))
+    blanks = tuple(blank_values.get(column, "") for column in known) if blank_values else ()
+    return Table(file, text, known, positions, len(names), blanks)
 
 
 def _files_in_folder(folder: Path) -> dict[str, bytes]:
@@ -154,14 +167,21 @@ def bundle_read(source: Path) -> tuple[dict[str, Table], list[BundleError]]:
     for name in REQUIRED_FILES:
         if name not in raw and not archive_unreadable:
             errors.append(BundleError(name, 0, "-", "required file is missing from the bundle"))
+    return tables_parse(raw, errors), errors
+
+
+def tables_parse(
+    raw: dict[str, bytes], errors: list[BundleError], *, blank_values: dict[str, str] | None = None
+) -> dict[str, Table]:
+    """The files of `raw` (name -> bytes) decoded and their headers checked; problems go to `errors`."""
     tables = {}
     for name in BUNDLE_FILES:
         if name in raw:
             text = _decode(name, raw[name], errors)
-            table = _parse_table(name, text, errors) if text is not None else None
+            table = _parse_table(name, text, errors, blank_values) if text is not None else None
             if table is not None:
                 tables[name] = table
-    return tables, errors
+    return tables
 
 
 def iter_rows(tables: dict[str, Table], file: str, errors: list[BundleError]):

@@ -5,6 +5,7 @@ formats are rated) and the players a bundle refers to without listing them.
 """
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -113,11 +114,15 @@ def _iso_date(value: str) -> date | None:
 
 
 class BundleValidator:
-    def __init__(self, tables: dict[str, Table], errors: list[BundleError]):
+    def __init__(
+        self, tables: dict[str, Table], errors: list[BundleError], *, unknown_event: str = "not in events.csv"
+    ):
         self.tables = tables
         self.errors = errors
+        self.unknown_event = unknown_event  # why an event_id is unknown, for the error message
         # (file, line, column, number) of players named but not listed in players.csv
         self.unlisted: list[tuple[str, int, str, str]] = []
+        self.unregistered: list[str] = []  # of those, the numbers not registered either
         self.team_identity: dict[str, str] = {}  # team id -> the first id with the same members
 
     def error(self, file: str, line: int, column: str, message: str) -> None:
@@ -138,6 +143,23 @@ class BundleValidator:
         registered = self.registered_players()
         self.event_totals(events, matches, standings)
         return ValidBundle(categories, players, teams, events, matches, standings, registered)
+
+    def validate_event(self, event: EventRecord, new_players: Iterable[PlayerRecord] = ()) -> ValidBundle:
+        """One event's results, by the same rules, without events.csv or categories.csv.
+
+        `event` stands for the event's row (it is stored already); `new_players`
+        count as listed in players.csv (they were registered in a form).
+        """
+        players = self.players()
+        for record in new_players:
+            players.setdefault(record.number, record)
+        teams = self.teams(players)
+        events = {event.code: event}
+        matches = self.matches(events, players, teams)
+        standings = self.standings(events, players, teams)
+        registered = self.registered_players()
+        self.event_totals(events, matches, standings)
+        return ValidBundle([], players, teams, events, matches, standings, registered)
 
     # categories.csv -------------------------------------------------------
 
@@ -375,7 +397,7 @@ class BundleValidator:
             event = events.get(code)
             ok = True
             if event is None:
-                self.error(file, line, "event_id", f"unknown event {code!r}: not in events.csv")
+                self.error(file, line, "event_id", f"unknown event {code!r}: {self.unknown_event}")
                 ok = False
             round_number = _count(round_text, maximum=SMALL_INT_MAX)
             if not round_number:
@@ -446,7 +468,7 @@ class BundleValidator:
             event = events.get(code)
             ok = True
             if event is None:
-                self.error(file, line, "event_id", f"unknown event {code!r}: not in events.csv")
+                self.error(file, line, "event_id", f"unknown event {code!r}: {self.unknown_event}")
                 ok = False
             if not ref:
                 self.error(file, line, "player_id", "a player is required")
@@ -502,6 +524,7 @@ class BundleValidator:
         for file, line, column, number in self.unlisted:
             if number not in found:
                 self.error(file, line, column, f"unknown player {number!r}: not in players.csv and not registered")
+        self.unregistered = [number for number in wanted if number not in found]
         return found
 
     def event_totals(self, events, matches, standings) -> None:

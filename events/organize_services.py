@@ -1,0 +1,169 @@
+"""Writes of the organizers' pages: an event created, its results replaced, the event submitted.
+
+Results reach the database only through `event_results_replace`, which checks
+them with the importer's validator and writes them with its writer inside one
+transaction: on any error nothing is written.
+"""
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.selectors import user_can_organize, user_manages_all_events
+from events.importer.event_results import EventResultsCheck, event_ref, event_results_check
+from events.importer.validation import ValidBundle
+from events.importer.writing import BundleWriter, ImportReport
+from events.models import Event, EventStatus
+from events.organize_results import stored_results_files
+from players.models import Player, Team, team_member_key
+from ratings.models import RecomputeRun, RecomputeStatus
+from ratings.services import categories_rating
+from ratings.signals import recompute_from
+
+SUBMITTED_IS_FOR_ADMINS = "This event has been submitted: only admins change it now."
+
+
+class ResultsInvalid(Exception):
+    """The results have errors; nothing was saved."""
+
+    def __init__(self, check: EventResultsCheck):
+        self.check = check
+        super().__init__(f"{len(check.errors)} error(s) in the results")
+
+
+def event_editable_by(*, event: Event, user) -> bool:
+    """Organizers change their own drafts; admins change any event at any time."""
+    if user_manages_all_events(user=user):
+        return True
+    return event.status == EventStatus.DRAFT and event.organizer_id == user.pk and user_can_organize(user=user)
+
+
+def _require_editable(event: Event, user) -> None:
+    if not event_editable_by(event=event, user=user):
+        raise PermissionDenied(SUBMITTED_IS_FOR_ADMINS)
+
+
+def _locked(event: Event) -> Event:
+    """The event's row, locked until the transaction ends: two saves of one event never interleave."""
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+@transaction.atomic
+def event_create(*, organizer, **fields) -> Event:
+    if not user_can_organize(user=organizer):
+        raise PermissionDenied("Only organizers report events.")
+    event = Event(organizer=organizer, status=EventStatus.DRAFT, **fields)
+    event.full_clean()
+    event.save()
+    return event
+
+
+@transaction.atomic
+def event_update(*, event: Event, by, **fields) -> Event:
+    """Change an event's details. On a submitted event (admins) the signals queue the recompute it needs."""
+    event = _locked(event)
+    _require_editable(event, by)
+    for name, value in fields.items():
+        setattr(event, name, value)
+    event.full_clean()
+    event.save()
+    return event
+
+
+@transaction.atomic
+def event_delete(*, event: Event, by) -> None:
+    """Organizers may delete their drafts; a submitted event is removed by an admin in the admin site."""
+    event = _locked(event)
+    if event.status != EventStatus.DRAFT or not event_editable_by(event=event, user=by):
+        raise PermissionDenied("Only drafts are deleted here.")
+    event.delete()
+
+
+def _keep_stored_players_and_teams(check: EventResultsCheck) -> None:
+    """Players and teams already stored keep their details: organizers add people, only admins change them."""
+    bundle = check.bundle
+    stored = set(
+        Player.objects.filter(membership_number__in=list(bundle.players)).values_list("membership_number", flat=True)
+    )
+    for number in stored:
+        del bundle.players[number]
+    bundle.registered_players |= stored
+    keys = {ref: team_member_key(record.members) for ref, record in bundle.teams.items()}
+    stored_teams = set(Team.objects.filter(member_key__in=list(keys.values())).values_list("member_key", flat=True))
+    for ref, record in bundle.teams.items():
+        if keys[ref] in stored_teams:
+            record.name = ""  # the writer renames a stored team only when a name is given
+
+
+def results_refs(bundle: ValidBundle) -> set[str]:
+    """Every player or team id the results' matches and standings name."""
+    refs = set()
+    for rows in bundle.matches.values():
+        refs.update(ref for _, _, ref1, ref2, *_ in rows for ref in (ref1, ref2) if ref)
+    for rows in bundle.standings.values():
+        refs.update(ref for _, ref, *_ in rows)
+    return refs
+
+
+def _drop_what_nobody_plays(check: EventResultsCheck) -> None:
+    """Players and teams listed but absent from the results are not registered."""
+    bundle = check.bundle
+    refs = results_refs(bundle)
+    bundle.teams = {ref: record for ref, record in bundle.teams.items() if ref in refs}
+    numbers = refs | {member for record in bundle.teams.values() for member in record.members}
+    bundle.players = {number: record for number, record in bundle.players.items() if number in numbers}
+
+
+@transaction.atomic
+def event_results_replace(
+    *, event: Event, by, files: dict[str, bytes], new_players: dict[str, tuple[str, str]] | None = None
+) -> ImportReport:
+    """Make `files` (the importer's files, without events.csv) the event's results.
+
+    Checked first, by the importer's rules; raises ResultsInvalid with every
+    error and writes nothing when there is one. Stored matches and standings
+    are matched as the importer matches them: only what differs is written.
+    New players (in players.csv, or `new_players`: number -> (name, country))
+    are registered. A submitted event (admins only) is queued for a recompute.
+    """
+    event = _locked(event)
+    _require_editable(event, by)
+    check = event_results_check(event=event, files=files, new_players=new_players)
+    if not check.valid:
+        raise ResultsInvalid(check)
+    _keep_stored_players_and_teams(check)
+    _drop_what_nobody_plays(check)
+    writer = BundleWriter(check.bundle, dry_run=False, organizer=event.organizer)
+    player_ids = writer.write_players()
+    team_ids = writer.write_teams(player_ids)
+    writer.write_results({event_ref(event): (event.pk, True)}, player_ids, team_ids)
+    report = writer.report
+    report.affected = writer.affected_categories()
+    if event.status != EventStatus.DRAFT and report.affected:
+        # The writer's inserts and updates send no signals (its deletes do): queue the recompute here,
+        # through the signals' own queueing, which keeps one run per category in this transaction.
+        recompute_from(format=event.format, team_size=event.team_size, since=event.date, reason=f"{event} corrected")
+    return report
+
+
+@transaction.atomic
+def event_submit(*, event: Event, by) -> list[RecomputeRun]:
+    """Submit a draft for rating; returns the recompute runs now queued for its categories.
+
+    The stored results are checked again against the event's details as they
+    are now (the number of players may have been edited since the upload).
+    The status change itself queues the recomputes (ratings.signals).
+    """
+    event = _locked(event)
+    _require_editable(event, by)
+    if event.status != EventStatus.DRAFT:
+        raise ValidationError("This event has been submitted already.")
+    if event.date > timezone.localdate():
+        raise ValidationError("An event is submitted once it has been played: its date is in the future.")
+    check = event_results_check(event=event, files=stored_results_files(event))
+    if not check.valid:
+        raise ResultsInvalid(check)
+    event.status = EventStatus.SUBMITTED
+    event.save(update_fields=["status"])
+    categories = categories_rating(format=event.format, team_size=event.team_size)
+    return list(RecomputeRun.objects.filter(category__in=categories, status=RecomputeStatus.QUEUED))

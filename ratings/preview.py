@@ -1,0 +1,228 @@
+"""What submitting an event would do to the ratings, computed by the engine and written nowhere.
+
+Each participant starts from their state just before the event in rating
+order (SPEC 3: event date, then the order events were recorded), read from
+the stored history; whoever has none starts at the category's start rating.
+The event's matches are then rated round by round with the category's
+ruleset, exactly as a recompute would. V:EKN events get their event points.
+Nothing is written: published ratings (RatingEntry, CurrentRating) stay as they are.
+"""
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import Count, Max, Q, Sum
+
+from events.models import Event, Match, Standing
+from ratings.engine import DRAW, LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
+from ratings.engine.rulesets import DCI_1997_MIN_PLAYERS
+from ratings.models import Category, RatingEntry, Ruleset
+from ratings.services import categories_rating
+
+CHUNK = 5000
+
+
+def _history_before(category: Category, event_date: date, event_id: int | None):
+    """The category's history rows that come before the event in rating order."""
+    earlier = Q(event_date__lt=event_date)
+    if event_id is not None:
+        earlier |= Q(event_date=event_date, event_id__lt=event_id)
+    return RatingEntry.objects.filter(earlier, category=category)
+
+
+def states_before(
+    *, category: Category, participants, event_date: date, event_id: int | None = None
+) -> dict[int, ParticipantState]:
+    """Each participant's state in `category` just before an event on `event_date` (recorded as `event_id`).
+
+    The state is their last history row before the event: rating after it and
+    matches played. Participants still provisional (dci-1997) also get the
+    running wins, losses and sum of opponents' ratings that the provisional
+    formula needs, summed over their provisional rows. Participants without
+    history are left out: the ruleset starts them at the start rating.
+    """
+    states: dict[int, ParticipantState] = {}
+    ordered = sorted(set(participants))
+    for start in range(0, len(ordered), CHUNK):
+        chunk = ordered[start : start + CHUNK]
+        history = _history_before(category, event_date, event_id).filter(participant_id__in=chunk)
+        last = dict(history.values("participant_id").annotate(last=Max("seq")).values_list("participant_id", "last"))
+        rows = history.filter(seq__in=set(last.values())).values_list(
+            "participant_id", "seq", "rating_after", "matches"
+        )
+        for participant, seq, rating, matches in rows:
+            if last.get(participant) == seq:  # a seq is one match: the opponent's row shares it
+                states[participant] = ParticipantState(rating=rating, matches=matches)
+    provisional = sorted(p for p, state in states.items() if state.matches < category.provisional_until)
+    for start in range(0, len(provisional), CHUNK):
+        chunk = provisional[start : start + CHUNK]
+        rows = (
+            _history_before(category, event_date, event_id)
+            .filter(participant_id__in=chunk, provisional=True)
+            .values("participant_id")
+            .annotate(
+                wins=Count("id", filter=Q(score=1.0)),
+                losses=Count("id", filter=Q(score=0.0)),
+                opponent_sum=Sum("opponent_rating"),
+            )
+            .values_list("participant_id", "wins", "losses", "opponent_sum")
+        )
+        for participant, wins, losses, opponent_sum in rows:
+            state = states[participant]
+            state.wins, state.losses, state.opponent_rating_sum = wins, losses, float(opponent_sum or 0.0)
+    return states
+
+
+# Elo categories -------------------------------------------------------------------------------
+
+
+@dataclass
+class ParticipantPreview:
+    """One participant's ratings over the event: before their first match and after their last."""
+
+    participant: int
+    rating_before: float
+    rating_after: float
+    matches_before: int
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    provisional: bool = False  # still rated by the provisional formula after the event
+    k_reasons: list[str] = field(default_factory=list)
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+    @property
+    def matches(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass
+class MatchPreview:
+    match: Match
+    change1: RatingChange
+    change2: RatingChange
+
+
+@dataclass
+class EloPreview:
+    category: Category
+    participants: list[ParticipantPreview]  # biggest gain first
+    matches: list[MatchPreview]
+    not_rated_because: str = ""  # set when the ruleset does not rate this event at all
+
+    kind = "elo"
+
+
+def _result(match: Match) -> float:
+    """Participant 1's result by the floor rules: more game wins wins; equal is a draw."""
+    if match.games1 > match.games2:
+        return WIN
+    return LOSS if match.games1 < match.games2 else DRAW
+
+
+def elo_preview(*, category: Category, event: Event, matches) -> EloPreview:
+    """Rate `matches` (the event's, byes included or not) in round order from the stored states."""
+    ruleset = ruleset_for(
+        category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
+    )
+    played = sorted((m for m in matches if m.participant2_id is not None), key=lambda m: (m.round, m.pk or 0))
+    if not ruleset.is_rated(event.player_count):
+        return EloPreview(
+            category, [], [], f"{category.name} rates only events of at least {DCI_1997_MIN_PLAYERS} players"
+        )
+    participants = {m.participant1_id for m in played} | {m.participant2_id for m in played}
+    states = states_before(category=category, participants=participants, event_date=event.date, event_id=event.pk)
+    previews = {
+        participant: ParticipantPreview(
+            participant,
+            states[participant].rating if participant in states else category.start_rating,
+            states[participant].rating if participant in states else category.start_rating,
+            states[participant].matches if participant in states else 0,
+        )
+        for participant in participants
+    }
+    rated = []
+    for match in played:
+        result = _result(match)
+        change1, change2 = ruleset.rate_pair(
+            match.participant1_id,
+            match.participant2_id,
+            result,
+            event.k,
+            event.player_count,
+            event.level2_judge,
+            states,
+        )
+        rated.append(MatchPreview(match, change1, change2))
+        for change, outcome in ((change1, result), (change2, 1.0 - result)):
+            preview = previews[change.participant]
+            preview.rating_after = change.rating_after
+            preview.provisional = change.provisional
+            if outcome == WIN:
+                preview.wins += 1
+            elif outcome == LOSS:
+                preview.losses += 1
+            else:
+                preview.draws += 1
+            if change.k_reason not in preview.k_reasons and not change.provisional:
+                preview.k_reasons.append(change.k_reason)
+    ordered = sorted(previews.values(), key=lambda row: (-row.change, row.participant))
+    return EloPreview(category, ordered, rated)
+
+
+# V:EKN categories ------------------------------------------------------------------------------
+
+
+@dataclass
+class StandingPreview:
+    standing: Standing
+    points: EventPoints
+
+
+@dataclass
+class VeknPreview:
+    category: Category
+    standings: list[StandingPreview]  # in rank order
+    players: int  # N in the coefficient
+
+    kind = "vekn"
+
+    @property
+    def coefficient(self) -> float:
+        return self.standings[0].points.coefficient if self.standings else 0.0
+
+
+def vekn_preview(*, category: Category, event: Event, standings) -> VeknPreview:
+    rows = [
+        StandingPreview(
+            standing,
+            vekn_event_points(
+                vp=standing.vp, gw=standing.gw, final=standing.final, players=event.player_count, level=event.level
+            ),
+        )
+        for standing in sorted(standings, key=lambda s: (s.rank, s.participant_id))
+    ]
+    return VeknPreview(category, rows, event.player_count)
+
+
+# An event -----------------------------------------------------------------------------------
+
+
+def event_preview(*, event: Event) -> list[EloPreview | VeknPreview]:
+    """For each category the event feeds, what its stored results would do to the ratings."""
+    categories = categories_rating(format=event.format, team_size=event.team_size)
+    previews: list[EloPreview | VeknPreview] = []
+    matches = standings = None
+    for category in categories:
+        if category.ruleset == Ruleset.VEKN:
+            if standings is None:
+                standings = list(Standing.objects.filter(event=event))
+            previews.append(vekn_preview(category=category, event=event, standings=standings))
+        elif category.ruleset != Ruleset.DERIVED:
+            if matches is None:
+                matches = list(Match.objects.filter(event=event).order_by("round", "id"))
+            previews.append(elo_preview(category=category, event=event, matches=matches))
+    return previews

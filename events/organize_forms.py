@@ -31,7 +31,12 @@ def _rated_formats() -> list[tuple[str, str]]:
 
 class EventForm(forms.ModelForm):
     format = forms.ChoiceField(choices=_rated_formats)
-    player_count = forms.IntegerField(label="Number of players", min_value=1)
+    player_count = forms.IntegerField(
+        label="Number of players",
+        min_value=1,
+        help_text="Everyone who played at least one round. The 1997 rules halve K below 32 players and rate "
+        "no event below 8; the V:EKN coefficient grows with it.",
+    )
 
     class Meta:
         model = Event
@@ -54,8 +59,6 @@ class EventForm(forms.ModelForm):
         }
         help_texts = {
             "k": K_HELP,
-            "player_count": "Everyone who played at least one round. The 1997 rules halve K below 32 players "
-            "and rate no event below 8; V:EKN's coefficient grows with it.",
             "level2_judge": "The 1997 rules halve K without one.",
             "level": "V:EKN events only: raises the finals bonus.",
             "team_size": "Team events are rated in the team lists, and their results name teams.",

@@ -41,7 +41,7 @@ class ResultsSummary:
 
 def event_results_summary(*, event: Event) -> ResultsSummary:
     matches = Match.objects.filter(event=event)
-    rounds = sorted(matches.values_list("round", flat=True).distinct())
+    rounds = list(matches.order_by("round").values_list("round", flat=True).distinct())  # not the model's order
     counts = matches.aggregate(all=Count("id"), byes=Count("id", filter=Q(participant2__isnull=True)))
     seats = set(matches.values_list("participant1_id", flat=True))
     seats |= set(matches.exclude(participant2__isnull=True).values_list("participant2_id", flat=True))

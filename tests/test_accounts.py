@@ -291,3 +291,19 @@ def test_an_admin_links_a_player_on_the_users_page_and_is_recorded(admin_client)
     profile = Profile.objects.get(user=user)
     assert profile.player == player
     assert profile.linked_by is not None and profile.linked_at is not None
+
+
+# Demo accounts ------------------------------------------------------------------------------------
+
+
+def test_the_demo_world_comes_with_a_demo_organizer_and_admin(client, capsys):
+    from django.core.management import call_command
+
+    call_command("seed_demo", players=60, events=5, seed=2)
+
+    assert "organizer / organizer-demo (organizer)" in capsys.readouterr().out
+    assert sign_in(client, "organizer", "organizer-demo")["Location"] == "/organize/"
+    admin = Client()
+    assert sign_in(admin, "admin", "admin-demo").status_code == 302
+    assert admin.get("/admin/").status_code == 200
+    assert admin.get("/organize/").status_code == 200

@@ -464,6 +464,8 @@ def test_saving_one_round_keeps_the_others(client_of, event, players):
         (2, "1001", "1004", 2, 1, 0, True),
         (2, "1002", "1003", 0, 2, 0, True),
     ]
+    summary = client_of.get(f"/organize/events/{event.pk}/").context["summary"]
+    assert (summary.rounds, summary.matches, summary.participants) == ([1, 2], 4, 4)
 
 
 def test_a_bad_row_in_a_round_is_marked_on_that_row_and_nothing_is_saved(client_of, event, players):

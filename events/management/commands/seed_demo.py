@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.demo import demo_accounts_create
 from events.demo import demo_bundle_write
 from events.importer import BundleInvalid, results_import
 from players.models import Player
@@ -53,3 +54,5 @@ class Command(BaseCommand):
         for category in Category.objects.all():
             category_recompute(category=category)
         self.stdout.write(self.style.SUCCESS(f"Ratings computed in {time.monotonic() - started:.1f} s."))
+        # Demo data only: their passwords are in the README.
+        self.stdout.write(f"Demo accounts: {'; '.join(demo_accounts_create())}.")

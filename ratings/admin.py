@@ -1,7 +1,16 @@
 from django import forms
 from django.contrib import admin
 
-from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, Ruleset
+from ratings.models import (
+    Category,
+    CurrentRating,
+    EventScore,
+    RankingSnapshot,
+    RatingEntry,
+    RecomputeRun,
+    Ruleset,
+    SnapshotRating,
+)
 from ratings.services import recompute_enqueue
 
 
@@ -133,5 +142,30 @@ class CurrentRatingAdmin(ReadOnlyAdmin):
         "provisional", "last_played", "built_on",
     ]  # fmt: skip
     list_filter = ["category", "ranked", "provisional", "continent"]
+    search_fields = ["display_id", "name"]
+    show_full_result_count = False
+
+
+class SnapshotAdmin(ReadOnlyAdmin):
+    """Past dates' lists, written and deleted by the ranking pages (ratings.snapshots): shown, never edited."""
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RankingSnapshot)
+class RankingSnapshotAdmin(SnapshotAdmin):
+    list_display = ["id", "category", "as_of", "history_version", "built_on"]
+    list_filter = ["category", "built_on"]
+    list_select_related = ["category"]
+
+
+@admin.register(SnapshotRating)
+class SnapshotRatingAdmin(SnapshotAdmin):
+    list_display = [
+        "snapshot", "world_rank", "display_id", "name", "country", "region", "rating", "matches", "ranked",
+        "world_position",
+    ]  # fmt: skip
+    list_filter = ["ranked", "continent"]
     search_fields = ["display_id", "name"]
     show_full_result_count = False

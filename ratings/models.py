@@ -228,6 +228,9 @@ class RecomputeRun(models.Model):
         return None
 
 
+RANKED = models.Q(ranked=True)
+
+
 class CurrentRating(models.Model):
     """Today's list of a category, ranks precomputed at every level, rebuilt by each recompute.
 
@@ -272,7 +275,89 @@ class CurrentRating(models.Model):
             models.Index(fields=["category", "country", "ranked", "-rating"], name="current_country_list"),
             models.Index(fields=["category", "region", "ranked", "-rating"], name="current_region_list"),
             models.Index(fields=["category", "display_id"], name="current_by_display_id"),
+            # A page of a ranked list is read by rank, not skipped to: see ratings.ranking_pages.RankSeek.
+            models.Index(fields=["category", "world_rank"], name="current_world_ranks", condition=RANKED),
+            models.Index(
+                fields=["category", "continent", "continent_rank"], name="current_continent_ranks", condition=RANKED
+            ),
+            models.Index(
+                fields=["category", "country", "country_rank"], name="current_country_ranks", condition=RANKED
+            ),
+            models.Index(fields=["category", "region", "region_rank"], name="current_region_ranks", condition=RANKED),
         ]
 
     def __str__(self):
         return f"{self.name} in {self.category_id}: {self.rating:.2f}"
+
+
+class RankingSnapshot(models.Model):
+    """A past date's list of a category, written when a page first asks for it (ratings.snapshots).
+
+    Its rows hold the ranks at every level and each row's position in its
+    list, so any page of a past list is a range read like today's list. It is
+    only valid for its history version and the day it was built (names and
+    places are that day's); the others are deleted as new ones are written.
+    """
+
+    # Not cascaded: writing a snapshot deletes those of categories that no longer exist, rows included.
+    category = models.ForeignKey(
+        Category, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    as_of = models.DateField()
+    history_version = models.PositiveBigIntegerField()
+    built_on = models.DateField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["category", "as_of", "history_version", "built_on"], name="ranking_snapshot_once"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.category_id} as of {self.as_of} (version {self.history_version})"
+
+
+class SnapshotRating(models.Model):
+    """One participant's row in a past date's list: CurrentRating's columns plus positions.
+
+    A position is the row's place (1, 2, 3, ...) in its list at that level,
+    ranked and unranked lists counted apart, in the order the page shows
+    (rating, name, number): page N of a list is a range of positions.
+    """
+
+    snapshot = models.ForeignKey(
+        RankingSnapshot, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    participant = _derived_reference("players.Participant", db_index=False)
+    display_id = models.CharField(max_length=200)
+    name = models.CharField(max_length=200)
+    country = models.CharField(max_length=2, blank=True)
+    continent = models.CharField(max_length=2, blank=True)
+    region = models.CharField(max_length=6, blank=True)
+    rating = models.FloatField()
+    matches = models.PositiveIntegerField()
+    ranked = models.BooleanField()
+    provisional = models.BooleanField(default=False)
+    world_rank = models.PositiveIntegerField(null=True)
+    continent_rank = models.PositiveIntegerField(null=True)
+    country_rank = models.PositiveIntegerField(null=True)
+    region_rank = models.PositiveIntegerField(null=True)
+    world_position = models.PositiveIntegerField()
+    continent_position = models.PositiveIntegerField(null=True)
+    country_position = models.PositiveIntegerField(null=True)
+    region_position = models.PositiveIntegerField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["snapshot", "ranked", "world_position"], name="snapshot_world_list"),
+            models.Index(
+                fields=["snapshot", "continent", "ranked", "continent_position"], name="snapshot_continent_list"
+            ),
+            models.Index(fields=["snapshot", "country", "ranked", "country_position"], name="snapshot_country_list"),
+            models.Index(fields=["snapshot", "region", "ranked", "region_position"], name="snapshot_region_list"),
+            models.Index(fields=["snapshot", "participant"], name="snapshot_by_participant"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} in snapshot {self.snapshot_id}: {self.rating:.2f}"

@@ -1,32 +1,31 @@
-"""Reads for the ranking pages (SPEC 4): today's lists from `CurrentRating`, past dates from the history.
+"""Reads for the ranking pages (SPEC 4): today's lists from `CurrentRating`, past dates from snapshots.
 
-Today's list is what nearly every visitor asks for, so it is a plain queryset
-over the precomputed ranks: filtered, ordered and paginated in the database,
-a fixed number of queries whatever the size of the list. A past date is
-computed from the history by `ranking_list` and cached whole; the cache key
-holds the category's `history_version`, so a recompute retires it.
+Every list is read a page at a time, in a fixed number of queries whatever
+the size of the list or the page asked for. A page of a list in its own order
+(best first) is found by rank or position through an index rather than by
+skipping rows: skipping to the last page of a list of 40,000 cost 80 ms. A
+past date's list is written as rows the first time it is asked for
+(`ratings.snapshots`) and read like today's.
 """
 
 import functools
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
-from operator import itemgetter
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import get_language
 from django_countries import countries
 from django_countries.fields import Country
 
 from players import geography
-from ratings.models import Category, CurrentRating
-from ratings.selectors import ranking_list
+from ratings.models import Category, CurrentRating, SnapshotRating
 from ratings.services import current_ratings_refresh_if_stale
+from ratings.snapshots import ranking_snapshots
 
-PAST_LIST_SECONDS = 60 * 60  # bounds how long renamed players keep their old names in cached lists
+PLACES_SECONDS = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -53,33 +52,116 @@ class RankingFilters:
         return self.as_of is None or self.as_of >= today
 
 
-@dataclass(slots=True)
-class ListedRow:
-    """A row of a past date's list, with the attribute names of `CurrentRating` so one table shows both."""
+# Reading a list a page at a time ------------------------------------------------------------------------
 
-    rank: int | None
-    previous_rank: int | None
-    participant_id: int
-    display_id: str
-    name: str
-    country: str
-    region: str
-    rating: float
-    matches: int
-    ranked: bool
-    provisional: bool
+# A list's own order: ranks follow ratings, so this is rank order with ties by name and number.
+BEST_FIRST = ("-rating", "name", "display_id")
+
+
+class RankSeek:
+    """A page of today's ranked list read by rank.
+
+    Equal ratings share a rank (1, 2, 2, 4), so exactly rank - 1 rows come
+    before the first row of a rank. The row at position p (from 0) is in the
+    tie group of the largest rank not above p + 1: a page starts at that rank
+    and skips only the rest of its group. The list's length is its last rank
+    plus the rows tied with it, less one. Each is a probe of the level's rank
+    index, whatever the page.
+    """
+
+    def __init__(self, field: str):
+        self.field = field
+
+    def count(self, rows: QuerySet) -> int:
+        last = rows.order_by(f"-{self.field}").values(self.field)[:1]
+        tied = rows.filter(**{self.field: Subquery(last)})
+        return tied.aggregate(length=Count("pk") + Max(self.field) - 1)["length"] or 0
+
+    def page(self, rows: QuerySet, start: int, stop: int) -> list:
+        field = self.field
+        if start == 0:
+            first = 1
+        else:
+            first = rows.filter(**{f"{field}__lte": start + 1}).order_by(f"-{field}").values_list(field, flat=True)
+            first = first.first()
+            if first is None:
+                return []
+        skip = start - (first - 1)
+        ordered = rows.filter(**{f"{field}__gte": first}).order_by(field, "name", "display_id")
+        return list(ordered[skip : skip + stop - start])
+
+
+class PositionSeek:
+    """A page of a past date's list read by position (1, 2, 3, ... in the order shown, stored per level)."""
+
+    def __init__(self, field: str):
+        self.field = field
+
+    def count(self, rows: QuerySet) -> int:
+        return rows.aggregate(length=Max(self.field))["length"] or 0
+
+    def page(self, rows: QuerySet, start: int, stop: int) -> list:
+        return list(rows.filter(**{f"{self.field}__gt": start, f"{self.field}__lte": stop}).order_by(self.field))
+
+
+class ListRows:
+    """One list's rows for the ranking table: counted and read a slice (a page) at a time.
+
+    In the list's own order (BEST_FIRST) a page is read through `seek` when
+    there is one. Sorted by another column, or searched, it is the plain
+    queryset: counted, sorted and skipped to in the database, from whichever
+    end of the list is nearer the page.
+    """
+
+    def __init__(self, rows: QuerySet, *, annotations: dict, seek: RankSeek | PositionSeek | None):
+        self._rows = rows  # filtered, unordered
+        self._annotations = annotations  # rank and previous_rank at the list's level
+        self._seek = seek
+        self.ordering: tuple[str, ...] = BEST_FIRST
+        self._length: int | None = None
+
+    def order_by(self, *fields: str) -> None:
+        """Sort by `fields` (model field names, '-' for descending); the pages read from then on follow it."""
+        self.ordering = tuple(fields)
+        self._length = None
+
+    @property
+    def _seeking(self) -> bool:
+        return self._seek is not None and self.ordering == BEST_FIRST
+
+    def __len__(self) -> int:
+        if self._length is None:
+            self._length = self._seek.count(self._rows) if self._seeking else self._rows.count()
+        return self._length
+
+    def __getitem__(self, key: slice) -> list:
+        if not isinstance(key, slice):
+            raise TypeError("read a list by slices (pages)")
+        length = len(self)
+        start, stop, _ = key.indices(length)
+        if start >= stop:
+            return []
+        if self._seeking:
+            return self._seek.page(self._rows.annotate(**self._annotations), start, stop)
+        ordered = self.queryset()
+        if start > length - stop:  # nearer the end: skip fewer rows from there
+            return list(ordered.reverse()[length - stop : length - start])[::-1]
+        return list(ordered[start:stop])
+
+    def __iter__(self):
+        return iter(self.queryset())
+
+    def queryset(self) -> QuerySet:
+        """Every row in the current order, annotated with `rank` and `previous_rank`."""
+        # The primary key last: reading from either end must give one order, whatever the ties.
+        return self._rows.annotate(**self._annotations).order_by(*self.ordering, "pk")
 
 
 # Today's list -------------------------------------------------------------------------------------------
 
 
-def current_ranking_queryset(*, category: Category, filters: RankingFilters) -> QuerySet[CurrentRating]:
-    """Today's list at the filters' level, best first, with `rank` and `previous_rank` at that level.
-
-    Ordered by rating rather than by rank: the order is the same (ranks follow
-    ratings) and it is the order of the level's index, so a page is read
-    without sorting the whole list.
-    """
+def current_ranking_rows(*, category: Category, filters: RankingFilters) -> ListRows:
+    """Today's list at the filters' level, best first, with `rank` and `previous_rank` at that level."""
     _refresh_if_stale(category)
     level = filters.level
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
@@ -87,9 +169,9 @@ def current_ranking_queryset(*, category: Category, filters: RankingFilters) -> 
         rows = rows.filter(**{level: filters.place})
     if filters.search:
         rows = rows.filter(_search_condition(category, filters.search))
-    return rows.annotate(rank=F(f"{level}_rank"), previous_rank=F(f"previous_{level}_rank")).order_by(
-        "-rating", "name", "display_id"
-    )
+    seek = None if filters.unranked or filters.search else RankSeek(f"{level}_rank")
+    annotations = {"rank": F(f"{level}_rank"), "previous_rank": F(f"previous_{level}_rank")}
+    return ListRows(rows, annotations=annotations, seek=seek)
 
 
 def _refresh_if_stale(category: Category) -> None:
@@ -110,6 +192,7 @@ def _refresh_if_stale(category: Category) -> None:
 
 def _search_condition(category: Category, text: str) -> Q:
     # A team's id is its members' numbers joined by "+": any member's number finds it.
+    # On PostgreSQL both are answered by a trigram index (migration 0010).
     number = Q(display_id__icontains=text) if category.team_size > 1 else Q(display_id__istartswith=text)
     return Q(name__icontains=text) | number
 
@@ -121,121 +204,39 @@ def end_of_previous_month(day: date) -> date:
     return day.replace(day=1) - timedelta(days=1)
 
 
-def _list_key(kind: str, category: Category, as_of: date, filters: RankingFilters) -> str:
-    return f"{kind}:{category.pk}:{category.history_version}:{as_of.isoformat()}:{filters.level}:{filters.place}"
-
-
-def _cached_ranking_list(category: Category, as_of: date, filters: RankingFilters) -> list[tuple]:
-    """ranking_list() for a past date as compact tuples (LISTED_FIELDS), cached until the category is recomputed."""
-    key = _list_key("ranking-list", category, as_of, filters)
-    rows = cache.get(key)
-    if rows is None:
-        level, place = filters.level, filters.place
-        at_level = {level: place} if place else {}
-        rows = [
-            (row.rank, row.participant, row.player_id, row.name, row.country, row.region, row.rating, row.matches,
-             row.ranked)
-            for row in ranking_list(category=category, as_of=as_of, **at_level)
-        ]  # fmt: skip
-        cache.set(key, rows, PAST_LIST_SECONDS)
-    return rows
-
-
-def _cached_ranks(category: Category, as_of: date, filters: RankingFilters) -> dict[int, int]:
-    """participant -> rank in the list of a past date, for the movement column: a dict reads back from the
-    cache far faster than the whole list."""
-    key = _list_key("ranking-ranks", category, as_of, filters)
-    ranks = cache.get(key)
-    if ranks is None:
-        ranks = {row[1]: row[0] for row in _cached_ranking_list(category, as_of, filters) if row[0]}
-        cache.set(key, ranks, PAST_LIST_SECONDS)
-    return ranks
-
-
-# Where each field is in the cached tuples, by the names of ListedRow (and of CurrentRating).
-LISTED_FIELDS = {
-    name: index
-    for index, name in enumerate(
-        ("rank", "participant_id", "display_id", "name", "country", "region", "rating", "matches", "ranked")
-    )
-}
-
-
-class PastList:
-    """A past date's list, filtered: the cached tuples, made ListedRows only when read (a page at a time).
-
-    Making a ListedRow of each of the list's rows on every request cost more
-    than showing the page; sorting sorts the tuples.
-    """
-
-    def __init__(self, rows: list[tuple], *, previous: dict[int, int], provisional_until: int):
-        self._rows = rows
-        self._previous = previous
-        self._provisional_until = provisional_until
-
-    def _listed(self, row: tuple) -> ListedRow:
-        rank, participant, player_id, name, country, region, rating, matches, ranked = row
-        return ListedRow(
-            rank, self._previous.get(participant), participant, player_id, name, country, region, rating, matches,
-            ranked, matches < self._provisional_until,
-        )  # fmt: skip
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def __getitem__(self, key: int | slice) -> ListedRow | list[ListedRow]:
-        if isinstance(key, slice):
-            return [self._listed(row) for row in self._rows[key]]
-        return self._listed(self._rows[key])
-
-    def __iter__(self) -> Iterator[ListedRow]:
-        return map(self._listed, self._rows)
-
-    def sort_by(self, field: str, *, descending: bool = False) -> None:
-        """A stable sort by one field of ListedRow: sort by the least significant key first."""
-        self._rows.sort(key=itemgetter(LISTED_FIELDS[field]), reverse=descending)
-
-
-def past_ranking_rows(*, category: Category, filters: RankingFilters) -> PastList:
+def past_ranking_rows(*, category: Category, filters: RankingFilters) -> ListRows:
     """The list on `filters.as_of` (a past date), with movement since the end of the month before it."""
-    as_of = filters.as_of
-    wanted = not filters.unranked
-    rows = [row for row in _cached_ranking_list(category, as_of, filters) if row[8] == wanted]
+    as_of, before = filters.as_of, end_of_previous_month(filters.as_of)
+    snapshots = ranking_snapshots(category=category, dates=[as_of, before])
+    level = filters.level
+    rows = SnapshotRating.objects.filter(snapshot=snapshots[as_of], ranked=not filters.unranked)
+    if level != "world":
+        rows = rows.filter(**{level: filters.place})
     if filters.search:
-        text = filters.search.casefold()
-        rows = [row for row in rows if _matches_search(category, text, row[3], row[2])]
-    previous = _cached_ranks(category, end_of_previous_month(as_of), filters)
-    return PastList(rows, previous=previous, provisional_until=category.provisional_until)
-
-
-def _matches_search(category: Category, text: str, name: str, player_id: str) -> bool:
-    number = player_id.casefold()
-    return text in name.casefold() or (text in number if category.team_size > 1 else number.startswith(text))
+        rows = rows.filter(_search_condition(category, filters.search))
+    previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))
+    annotations = {"rank": F(f"{level}_rank"), "previous_rank": Subquery(previous.values(f"{level}_rank")[:1])}
+    return ListRows(rows, annotations=annotations, seek=None if filters.search else PositionSeek(f"{level}_position"))
 
 
 # Either ----------------------------------------------------------------------------------------------------
 
 
-def ranking_page_rows(*, category: Category, filters: RankingFilters) -> QuerySet[CurrentRating] | PastList:
-    """The rows of the list the filters ask for, best first: a queryset for today, a list for a past date."""
+def ranking_page_rows(*, category: Category, filters: RankingFilters) -> ListRows:
+    """The rows of the list the filters ask for, best first: today's, or a past date's."""
     if filters.is_today(timezone.localdate()):
-        return current_ranking_queryset(category=category, filters=filters)
+        return current_ranking_rows(category=category, filters=filters)
     return past_ranking_rows(category=category, filters=filters)
 
 
 EXPORT_COLUMNS = ("rank", "player_id", "name", "country", "region", "rating", "matches", "ranked")
 
 
-def ranking_export_rows(*, category: Category, filters: RankingFilters) -> Iterator[tuple]:
-    """The whole filtered list as tuples in EXPORT_COLUMNS order (streamed from the database for today)."""
-    rows = ranking_page_rows(category=category, filters=filters)
-    if isinstance(rows, QuerySet):
-        return rows.values_list(
-            "rank", "display_id", "name", "country", "region", "rating", "matches", "ranked"
-        ).iterator(chunk_size=2000)
-    return (
-        (row.rank, row.display_id, row.name, row.country, row.region, row.rating, row.matches, row.ranked)
-        for row in rows
+def ranking_export_rows(*, category: Category, filters: RankingFilters):
+    """The whole filtered list as tuples in EXPORT_COLUMNS order, streamed from the database."""
+    rows = ranking_page_rows(category=category, filters=filters).queryset()
+    return rows.values_list("rank", "display_id", "name", "country", "region", "rating", "matches", "ranked").iterator(
+        chunk_size=2000
     )
 
 
@@ -337,7 +338,7 @@ def category_places(*, category: Category) -> Places:
     if places is None:
         pairs = CurrentRating.objects.filter(category=category).values_list("country", "region").distinct()
         places = _places_from(set(pairs))
-        cache.set(key, places, PAST_LIST_SECONDS)
+        cache.set(key, places, PLACES_SECONDS)
     return places
 
 

@@ -1,4 +1,4 @@
-"""The ranking list as a django-tables2 table: one table for today's queryset and a past date's rows.
+"""The ranking list as a django-tables2 table: one table for today's list and a past date's.
 
 django-tables2 gives the columns, their headers, sorting and pagination. The
 rows of the page shown are built here in one pass, each as one string of
@@ -13,13 +13,13 @@ from html import escape
 
 import django_tables2 as tables
 from django.utils.safestring import SafeString, mark_safe
-from django_tables2.data import TableListData
-from django_tables2.utils import OrderBy
+from django_tables2.data import TableData
+from django_tables2.utils import OrderBy, segment
 
 from players import geography
 from ratings.engine import displayed
 from ratings.models import Category, Ruleset
-from ratings.ranking_pages import PastList, country_name, flag_url
+from ratings.ranking_pages import ListRows, country_name, flag_url
 
 
 @cache
@@ -33,17 +33,25 @@ def _classes(name: str, *extra: str) -> dict:
     return {"th": {"class": classes}, "td": {"class": classes}}
 
 
-class RowList(TableListData):
-    """A past date's rows (a PastList), sorted by plain keys: the default comparator is slow on lists of 100,000."""
+class ListData(TableData):
+    """A list's rows (ranking_pages.ListRows) for django-tables2: sorted and paginated in the database."""
+
+    def __len__(self):
+        return len(self.data)
+
+    @property
+    def ordering(self):
+        """The columns the rows are sorted by (as TableQuerysetData reads them off a queryset)."""
+        aliases = {column.order_by_alias: column.order_by for column in self.table.columns}
+        return next(segment(self.data.ordering, aliases), None)
 
     def order_by(self, aliases):
         accessors = []
-        for alias in aliases:  # as TableListData.order_by reads a column's order
+        for alias in aliases:  # as TableQuerysetData.order_by reads a column's order
             column = self.table.columns[OrderBy(alias).bare]
-            same = alias[0] == column.order_by_alias[0]
-            accessors += column.order_by if same else column.order_by.opposite
-        for accessor in reversed(accessors):  # stable sorts, least significant key first
-            self.data.sort_by(accessor.bare, descending=accessor.is_descending)
+            accessors += column.order_by if alias[0] == column.order_by_alias[0] else column.order_by.opposite
+        if accessors:
+            self.data.order_by(*(accessor.for_queryset() for accessor in accessors))
 
 
 class RankingTable(tables.Table):
@@ -72,7 +80,7 @@ class RankingTable(tables.Table):
             exclude += ["country", "region"]  # teams have no country of their own
         if not category.provisional_until:
             exclude.append("provisional")
-        super().__init__(RowList(data) if isinstance(data, PastList) else data, exclude=exclude, **kwargs)
+        super().__init__(ListData(data) if isinstance(data, ListRows) else data, exclude=exclude, **kwargs)
         self.category = category
         self.previous_date = previous_date
         self.since = f" since {previous_date.isoformat()}" if previous_date else " since last month"

@@ -1,4 +1,4 @@
-"""Compare export_ratings with the independent reference implementation of the rules."""
+"""Compare export_ratings (and the ranking pages) with the independent reference implementation of the rules."""
 
 import csv
 import io
@@ -31,10 +31,22 @@ def _team_keys(bundle_dir: Path) -> dict[str, str]:
         }
 
 
-def disagreements(bundle_dir: Path, category: str, *, as_of=None, country="", region="") -> list[str]:
-    """Every way export_ratings differs from the reference for one list; empty when they agree."""
+def page_exported(client, category: str, **options) -> dict[str, dict]:
+    """The ranking page's CSV export of one list, its ranked and unranked players, keyed as `exported` has them."""
+    query = "&".join(f"{key}={value}" for key, value in options.items() if value)
+    rows = []
+    for shown in ("", "&list=unranked"):
+        response = client.get(f"/rankings/{category}/?{query}{shown}&_export=csv")
+        assert response.status_code == 200
+        rows += csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode()))
+    return {row["player_id"]: row for row in rows}
+
+
+def disagreements(bundle_dir: Path, category: str, *, as_of=None, country="", region="", ours=None) -> list[str]:
+    """Every way export_ratings (or the list `ours`) differs from the reference for one list; empty when they agree."""
     options = {"as_of": as_of.isoformat() if as_of else None, "country": country, "region": region}
-    ours = exported(category, **{key: value for key, value in options.items() if value})
+    if ours is None:
+        ours = exported(category, **{key: value for key, value in options.items() if value})
     teams = _team_keys(bundle_dir)
     reference = {
         teams.get(row["player_id"], row["player_id"]): row

@@ -2,6 +2,7 @@ from importlib import import_module
 
 import pytest
 from django.apps import apps
+from django.core.cache import cache
 
 
 def ensure_default_categories():
@@ -12,6 +13,15 @@ def ensure_default_categories():
     not assume the seeded rows are still there.
     """
     import_module("ratings.migrations.0002_default_categories").create_defaults(apps, None)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Pages cache what they read under keys (category, history version, participant) that a later test's
+    fresh database reuses for other rows."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

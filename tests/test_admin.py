@@ -13,8 +13,17 @@ from django.urls import reverse
 from events.models import Event, Match, Standing
 from players.models import Participant, Player, Team
 from players.services import player_create, team_create
-from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun
+from ratings.models import (
+    Category,
+    CurrentRating,
+    EventScore,
+    RankingSnapshot,
+    RatingEntry,
+    RecomputeRun,
+    SnapshotRating,
+)
 from ratings.services import category_recompute
+from ratings.snapshots import ranking_snapshots
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +88,7 @@ def world():
     Event.objects.filter(pk=vtes_event.pk).update(status="submitted")
     for category in Category.objects.all():
         category_recompute(category=category)
+    ranking_snapshots(category=Category.objects.get(slug="constructed"), dates=[datetime.date(2003, 5, 31)])
     return {"alice": alice, "bob": bob, "team": team, "event": event}
 
 
@@ -95,7 +105,8 @@ def test_changelist_and_change_page_load(admin_client, world, model):
 
 @pytest.mark.parametrize("model", OUR_MODELS, ids=lambda model: model._meta.label)
 def test_add_page_loads_unless_rows_come_from_elsewhere(admin_client, model):
-    expected = 403 if model in (Participant, RatingEntry, EventScore, RecomputeRun, CurrentRating) else 200
+    derived = (Participant, RatingEntry, EventScore, RecomputeRun, CurrentRating, RankingSnapshot, SnapshotRating)
+    expected = 403 if model in derived else 200
     assert admin_client.get(url(model, "add")).status_code == expected
 
 

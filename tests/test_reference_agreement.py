@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from events.demo import demo_bundle_write
 from events.importer import results_import
-from tests.agreement import disagreements, exported
+from tests.agreement import disagreements, exported, page_exported
 from tests.conftest import ensure_default_categories
 
 EXTRA_CATEGORIES = """slug,name,ruleset,formats,team_size,ranked_after
@@ -61,3 +61,15 @@ def test_country_and_region_lists_equal_the_reference(world, db, category):
     assert exported(category, as_of=as_of.isoformat(), country="DE")
     assert disagreements(bundle, category, as_of=as_of, country="DE") == []
     assert disagreements(bundle, category, as_of=as_of, country="US", region="US-CA") == []
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_past_lists_of_the_ranking_pages_equal_the_reference(world, db, client, category):
+    # Each date's list is written when first asked for, from the list of the month end before it.
+    bundle, _ = world
+    for as_of in (datetime.date(2022, 6, 30), datetime.date(2022, 7, 19), datetime.date(2024, 11, 3)):
+        ours = page_exported(client, category, as_of=as_of.isoformat())
+        assert disagreements(bundle, category, as_of=as_of, ours=ours) == []
+    as_of = datetime.date(2024, 12, 31)
+    ours = page_exported(client, category, as_of=as_of.isoformat(), country="DE")
+    assert disagreements(bundle, category, as_of=as_of, country="DE", ours=ours) == []

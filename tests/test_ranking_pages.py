@@ -1,0 +1,237 @@
+"""Any page of a ranking list (SPEC 4): the rows and ranks of page N, today and on past dates, at every level.
+
+The world is built for ties: pairs of players meet every month with the same
+result, so many share a rating (and a rank), and groups of equal ranks run
+across the boundaries of small pages.
+"""
+
+import io
+import math
+from datetime import date, timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from events.importer import results_import
+from ratings.models import Category, RankingSnapshot
+from ratings.ranking_pages import end_of_previous_month
+from ratings.selectors import ranking_list
+from ratings.snapshots import SNAPSHOTS_KEPT
+from tests.bundles import Bundle
+
+TODAY = timezone.localdate()
+PER_PAGE = 4
+MONTHS = 6
+
+
+def months_ago(months: int) -> date:
+    """The first day of the month `months` before this one."""
+    day = TODAY.replace(day=1)
+    for _ in range(months):
+        day = (day - timedelta(days=1)).replace(day=1)
+    return day
+
+
+# The first day of each month of play, oldest first; the last is last month.
+FIRST_DAYS = [months_ago(months) for months in range(MONTHS, 0, -1)]
+
+LEVELS = {
+    "world": {},
+    "continent": {"continent": "EU"},
+    "country": {"country": "DE"},
+    "region": {"country": "DE", "region": "DE-BY"},
+}
+
+
+def tied_world(tmp_path) -> Bundle:
+    """Sixty players in thirty pairs; the first twenty-one pairs meet on the 10th of every month, the rest only in
+    the first month. A pair's result depends on the pair (win, draw or loss), so equal ratings abound. Ranked
+    after three matches: the last eighteen players stay unranked."""
+    bundle = Bundle(tmp_path)
+    bundle.rows = {file: [] for file in bundle.rows}
+    bundle.absent = {"teams.csv", "standings.csv"}
+    bundle.add_category("constructed", "Constructed", formats="standard", ranked_after="3")
+    for number in range(60):
+        country = ("DE", "FR", "US")[number % 3]
+        region = {"DE": "DE-BY" if number % 2 else "DE-BE", "US": "US-CA"}.get(country, "")
+        bundle.add_player(f"P{number:02d}", f"Player {number:02d}", country, region)
+    for month, first_day in enumerate(FIRST_DAYS):
+        event = f"E{month}"
+        bundle.add_event(event, date=first_day.replace(day=10).isoformat(), format="standard", k="16")
+        for pair in range(30 if month == 0 else 21):
+            games = [(2, 0, 0), (1, 1, 1), (0, 2, 0)][pair % 3]
+            bundle.add_match(event, 1, f"P{2 * pair:02d}", f"P{2 * pair + 1:02d}", *games)
+    return bundle
+
+
+@pytest.fixture
+def world(db, tmp_path):
+    results_import(source=tied_world(tmp_path).write())
+    call_command("recompute_ratings", category="constructed", stdout=io.StringIO())
+    return Category.objects.get(slug="constructed")
+
+
+def listed(response) -> list[tuple[str, int | None]]:
+    assert response.status_code == 200
+    return [(row.record.display_id, row.record.rank) for row in response.context["table"].paginated_rows]
+
+
+def expected(category: Category, *, ranked: bool, as_of: date | None = None, **level) -> list[tuple[str, int | None]]:
+    """The list as `ranking_list` computes it from the history: (number, rank), best first."""
+    rows = ranking_list(category=category, as_of=as_of, **level)
+    return [(row.player_id, row.rank) for row in rows if row.ranked == ranked]
+
+
+def query(**params) -> str:
+    return "&".join(f"{key}={value}" for key, value in params.items() if value not in (None, ""))
+
+
+def every_page(client, params: dict, rows: int) -> list[list[tuple[str, int | None]]]:
+    pages = max(1, math.ceil(rows / PER_PAGE))
+    return [
+        listed(client.get(f"/rankings/constructed/?{query(**params, per_page=PER_PAGE, page=page)}"))
+        for page in range(1, pages + 1)
+    ]
+
+
+def in_pages(rows: list) -> list[list]:
+    return [rows[start : start + PER_PAGE] for start in range(0, len(rows), PER_PAGE)] or [[]]
+
+
+def test_the_world_has_ties_across_page_boundaries(world):
+    ranks = [rank for _, rank in expected(world, ranked=True)]
+    assert len(ranks) == 42
+    shared = [index for index in range(1, len(ranks)) if ranks[index] == ranks[index - 1] and index % PER_PAGE == 0]
+    assert shared, "no tie group crosses a page boundary"
+
+
+# today ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=str)
+@pytest.mark.parametrize("ranked", [True, False], ids=["ranked", "unranked"])
+def test_every_page_of_todays_list_holds_its_rows_of_the_computed_list(client, world, level, ranked):
+    rows = expected(world, ranked=ranked, **LEVELS[level])
+    assert rows
+
+    pages = every_page(client, {**LEVELS[level], "list": "" if ranked else "unranked"}, len(rows))
+
+    assert pages == in_pages(rows)
+
+
+@pytest.mark.parametrize("sort", ["name", "-name", "rank", "-rank", "rating", "-matches"])
+def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, world, sort):
+    everyone = expected(world, ranked=True)
+    field = sort.lstrip("-")
+    shown = []
+    for page in range(1, math.ceil(len(everyone) / PER_PAGE) + 1):
+        response = client.get(f"/rankings/constructed/?sort={sort}&per_page={PER_PAGE}&page={page}")
+        shown += [row.record for row in response.context["table"].paginated_rows]
+
+    assert sorted((row.display_id, row.rank) for row in shown) == sorted(everyone)  # every row once, with its rank
+    values = [getattr(row, field) for row in shown]
+    assert values == sorted(values, reverse=sort.startswith("-"))
+
+
+def test_a_page_past_the_end_shows_the_last_page(client, world):
+    rows = expected(world, ranked=True)
+
+    assert listed(client.get(f"/rankings/constructed/?per_page={PER_PAGE}&page=999")) == in_pages(rows)[-1]
+
+
+# past dates --------------------------------------------------------------------------------------------------
+
+
+def past_dates() -> list[date]:
+    """A mid-month date, a later day of that month, an earlier month end, the last month of play, yesterday."""
+    return [
+        FIRST_DAYS[3].replace(day=15),
+        FIRST_DAYS[3].replace(day=25),
+        end_of_previous_month(FIRST_DAYS[2]),
+        FIRST_DAYS[5].replace(day=12),
+        TODAY - timedelta(days=1),
+    ]
+
+
+def test_every_page_of_past_lists_holds_its_rows_of_the_computed_list(client, world):
+    # Asked for in this order, the lists are written from the history, from today's list less what
+    # came after, and from an earlier list of the same day plus the history between.
+    for as_of in past_dates():
+        for level, place in LEVELS.items():
+            for ranked in (True, False):
+                rows = expected(world, ranked=ranked, as_of=as_of, **place)
+                params = {**place, "as_of": as_of.isoformat(), "list": "" if ranked else "unranked"}
+
+                pages = every_page(client, params, len(rows))
+
+                assert pages == in_pages(rows), f"{as_of} {level} {'ranked' if ranked else 'unranked'}"
+
+
+def test_a_past_date_before_every_written_list_is_computed_from_the_history(client, world):
+    later = FIRST_DAYS[4].replace(day=20)
+    client.get(f"/rankings/constructed/?as_of={later}")
+    earlier = FIRST_DAYS[1].replace(day=11)
+
+    pages = every_page(client, {"as_of": earlier.isoformat()}, 42)
+
+    assert [row for page in pages for row in page] == expected(world, ranked=True, as_of=earlier)
+
+
+@pytest.mark.parametrize("month", [2, 4])
+def test_past_movement_is_the_change_of_rank_since_the_month_before(client, world, month):
+    # The list at the end of the month before is written first, from the history (month 2) or from
+    # today's list less what came after (month 4): its ranks are the previous ranks.
+    as_of = FIRST_DAYS[month].replace(day=20)
+    for level, place in LEVELS.items():
+        before = dict(expected(world, ranked=True, as_of=end_of_previous_month(as_of), **place))
+
+        response = client.get(f"/rankings/constructed/?{query(**place, as_of=as_of.isoformat(), per_page=50)}")
+
+        rows = response.context["table"].paginated_rows
+        assert [(row.record.display_id, row.record.previous_rank) for row in rows] == [
+            (number, before.get(number)) for number, _ in expected(world, ranked=True, as_of=as_of, **place)
+        ], level
+
+
+# queries -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"country": "DE"}, {"list": "unranked"}, {"sort": "name"}, {"as_of": "past"}, {"as_of": "past", "q": "9"}],
+    ids=str,
+)
+def test_the_last_page_costs_the_queries_of_the_first(client, world, params):
+    if params.get("as_of") == "past":
+        params = {**params, "as_of": FIRST_DAYS[4].replace(day=20).isoformat()}
+    client.get(f"/rankings/constructed/?{query(**params)}")  # lists and caches written once
+    counts = []
+    for page in (1, 2, 999):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(f"/rankings/constructed/?{query(**params, per_page=2, page=page)}")
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] <= counts[1] == counts[2]  # the first page of a list in its own order may skip a lookup
+
+
+# keeping past lists -------------------------------------------------------------------------------------------
+
+
+def test_past_lists_of_an_older_history_are_deleted_when_a_new_one_is_written(client, world):
+    client.get(f"/rankings/constructed/?as_of={FIRST_DAYS[3].replace(day=15)}")
+    old = set(RankingSnapshot.objects.values_list("pk", flat=True))
+    call_command("recompute_ratings", category="constructed", stdout=io.StringIO())
+
+    client.get(f"/rankings/constructed/?as_of={FIRST_DAYS[3].replace(day=15)}")
+
+    assert old and not old & set(RankingSnapshot.objects.values_list("pk", flat=True))
+
+
+def test_a_category_keeps_a_bounded_number_of_past_lists(client, world):
+    for days in range(0, 3 * SNAPSHOTS_KEPT, 3):
+        client.get(f"/rankings/constructed/?as_of={FIRST_DAYS[2] + timedelta(days=days)}")
+
+    assert RankingSnapshot.objects.filter(category=world).count() <= SNAPSHOTS_KEPT

@@ -262,6 +262,31 @@ def test_a_small_history_costs_the_same_queries(client, world, django_assert_max
         client.get("/players/1001/?category=constructed")
 
 
+def test_the_page_follows_a_recompute_at_once(client, tmp_path):
+    bundle = a_bundle(tmp_path)
+    rated(bundle)
+    before = client.get("/players/1001/?category=constructed")
+    bundle.add_event("L1", name="League night", date="2004-01-01")
+    bundle.add_match("L1", 1, "1001", "1002", 0, 2, 0)
+
+    rated(bundle)
+    after = client.get("/players/1001/?category=constructed")
+
+    record = before.context["section"]["timeline"].record
+    assert after.context["section"]["timeline"].record.losses == record.losses + 1
+    assert history_rows(after)[0].event.name == "League night"
+    assert chart_data(after.content.decode())["events"][-1] == "League night"
+    assert after.context["section"]["table"].paginator.count == before.context["section"]["table"].paginator.count + 1
+
+
+def test_a_second_visit_reads_only_the_page_of_the_history(client, world, django_assert_max_num_queries):
+    client.get("/players/1001/?category=constructed")
+
+    with django_assert_max_num_queries(6):  # player, standings, the page of the history, its corrections, teams
+        response = client.get("/players/1001/?category=constructed&page=2")
+    assert response.context["section"]["timeline"].record.matches == 3
+
+
 def test_a_derived_category_explains_its_components(client, world):
     words = text(page(client, "/players/1001/?category=composite"))
 

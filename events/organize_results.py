@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from events.importer.errors import BundleError
-from events.importer.event_results import EventResultsCheck, event_ref
+from events.importer.event_results import EventResultsCheck, event_ref, event_results_check
 from events.importer.reading import bundle_columns, tables_parse
 from events.models import Event, Match, Standing
 from players.links import participant_entity
@@ -93,6 +93,25 @@ def stored_results_rows(event: Event) -> dict[str, list[dict]]:
 def stored_results_files(event: Event) -> dict[str, bytes]:
     """The stored results as files, for checking them again against the event's current details."""
     return {file: csv_bytes(file, rows) for file, rows in stored_results_rows(event).items() if rows}
+
+
+def stored_results_problems(event: Event) -> list[BundleError]:
+    """What stops the stored results from being submitted as they are (the event's details may have changed
+    since they were saved), each located by round and pairing rather than by a line of a file nobody sent."""
+    stored = stored_results_rows(event)
+    check = event_results_check(
+        event=event, files={file: csv_bytes(file, rows) for file, rows in stored.items() if rows}
+    )
+    problems = []
+    for error in check.errors:
+        where = error.file
+        if error.file == "matches.csv" and error.line >= 2:
+            row = stored["matches.csv"][error.line - 2]
+            where = f"Round {row['round']}, {row['player1_id']} vs {row['player2_id'] or 'bye'}"
+        elif error.file == "standings.csv" and error.line >= 2:
+            where = f"Standing of {stored['standings.csv'][error.line - 2]['player_id']}"
+        problems.append(BundleError(where, 0, error.column, error.message))
+    return problems
 
 
 # Forms as files --------------------------------------------------------------------------------

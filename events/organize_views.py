@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts.selectors import user_can_organize, user_manages_all_events
 from events import organize_selectors as selectors
 from events import organize_services as services
-from events.importer.event_results import event_ref, event_results_check
+from events.importer.event_results import event_ref
 from events.models import EventStatus, Match, Standing
 from events.organize_filters import OrganizeEventFilter
 from events.organize_forms import (
@@ -40,7 +40,7 @@ from events.organize_results import (
     form_errors_placed,
     round_files,
     standings_files,
-    stored_results_files,
+    stored_results_problems,
     upload_errors_placed,
 )
 from events.organize_tables import OrganizeEventTable, PreviewChangeTable, PreviewPointsTable
@@ -131,7 +131,7 @@ def event_detail(request, event_id):
     problems = []
     if event.status == EventStatus.DRAFT and not summary.empty:
         # What would stop the submission, so that the button is not a surprise.
-        problems = event_results_check(event=event, files=stored_results_files(event)).errors
+        problems = stored_results_problems(event)
     return render(
         request,
         "organize/event_detail.html",
@@ -356,7 +356,7 @@ def preview(request, event_id):
         sections.append((each, table))
     problems = []
     if event.status == EventStatus.DRAFT:
-        problems = event_results_check(event=event, files=stored_results_files(event)).errors
+        problems = stored_results_problems(event)
     return render(
         request,
         "organize/preview.html",

@@ -188,16 +188,6 @@ def test_a_reset_for_an_unknown_address_sends_nothing_and_says_nothing(client):
     assert mail.outbox == []
 
 
-def test_email_goes_to_the_console_by_default():
-    from django.conf import settings as live
-
-    # Tests swap in the in-memory backend; the configured one is the console's.
-    from config import settings as configured
-
-    assert configured.EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend"
-    assert live.EMAIL_BACKEND == "django.core.mail.backends.locmem.EmailBackend"
-
-
 # Navigation ------------------------------------------------------------------------------------
 
 

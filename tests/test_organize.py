@@ -580,6 +580,21 @@ def test_the_results_are_checked_again_before_submitting(client_of, event, playe
     assert not RecomputeRun.objects.exists()
 
 
+def test_stored_results_that_no_longer_fit_are_shown_by_round_and_pairing(client_of, event, players):
+    upload(client_of, event, matches=VALID_MATCHES)
+    Event.objects.filter(pk=event.pk).update(team_size=3)  # the details changed after the upload
+
+    response = client_of.get(f"/organize/events/{event.pk}/")
+
+    problems = [(error.file, error.column, error.message) for error in response.context["problems"]]
+    assert (
+        "Round 2, 1002 vs 1004",
+        "player2_id",
+        "unknown team '1004': team events name teams from teams.csv",
+    ) in problems
+    assert "Round 2, 1002 vs 1004 (player2_id): unknown team" in response.content.decode()
+
+
 def test_an_event_without_results_cannot_be_submitted(client_of, event):
     client_of.post(f"/organize/events/{event.pk}/submit/")
 

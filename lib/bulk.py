@@ -23,19 +23,24 @@ def _copy_type(field) -> str:
     return field.db_type(connection).split("(")[0].strip()
 
 
-def insert_rows(model, fields: list[str], rows: Iterable[tuple]) -> int:
-    """Insert `rows` (tuples in `fields` order) into `model`'s table; returns how many.
+def insert_rows(model, fields: list[str], rows: Iterable[tuple], *, table: str | None = None) -> int:
+    """Insert `rows` (tuples in `fields` order) into `model`'s table (or `table`, shaped like it); returns how many.
 
     Bypasses the ORM's per-object work (no signals, no ids returned): for
     rows whose ids are known already or not needed.
     """
-    table, columns = _quoted(model, fields)
+    model_table, columns = _quoted(model, fields)
+    table = connection.ops.quote_name(table) if table else model_table
     count = 0
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # Binary COPY with the column types declared up front: psycopg then
             # encodes each row in C without looking up an adapter per value.
-            with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
+            from psycopg.copy import QueuedLibpqWriter
+
+            # The queued writer sends in a thread: the caller's generator keeps producing rows meanwhile.
+            statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)"
+            with cursor.cursor.copy(statement, writer=QueuedLibpqWriter(cursor.cursor)) as copy:
                 copy.set_types([_copy_type(model._meta.get_field(name)) for name in fields])
                 for row in rows:
                     copy.write_row(row)

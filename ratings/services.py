@@ -9,9 +9,9 @@ SQLite serialises all writers anyway.
 
 import logging
 import time
+from array import array
 from dataclasses import dataclass
 from datetime import date, timedelta
-from itertools import islice
 
 from django.db import connection, transaction
 from django.db.models import F, Min
@@ -20,6 +20,7 @@ from django.utils import timezone
 from events.models import Event, EventStatus, Match, Standing
 from lib.bulk import insert_rows
 from players import geography
+from ratings import history_tables
 from ratings.engine import (
     DRAW,
     LOSS,
@@ -52,15 +53,16 @@ class RecomputeResult:
     published_seconds: float = 0.0  # until the new history is committed and visible
     changed: set[int] | None = None  # who played from `since` on; None: everyone (a full recompute)
     standings: tuple[dict, dict] | None = None  # today's and last month's, when a full recompute has them
+    staging: str | None = None  # the table holding a full recompute's history until it is swapped in
 
 
-def _category_events(category: Category):
+def category_events(category: Category):
     return Event.objects.filter(
         format__in=category.format_list, team_size=category.team_size, status__in=RATED_STATUSES
     )
 
 
-def _match_result(games1: int, games2: int) -> float:
+def match_result(games1: int, games2: int) -> float:
     return WIN if games1 > games2 else LOSS if games1 < games2 else DRAW
 
 
@@ -76,16 +78,23 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
             result = _vekn_recompute(category, since)
         else:
             result = _elo_recompute(category, since)
-        events = _category_events(category).filter(status=EventStatus.SUBMITTED)
+        events = category_events(category).filter(status=EventStatus.SUBMITTED)
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
         _history_changed(category, since=since, changed=result.changed, standings=result.standings)
-        for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
-            if category.slug in derived.component_list:
-                _history_changed(derived, since=since, changed=result.changed)
+        if result.staging:
+            # Last: the swap locks the history table of every category until the commit.
+            history_tables.staging_publish(category.pk, result.staging)
     result.published_seconds = time.monotonic() - started
-    _vacuum_after_large_rewrite(result)
+    # Lists derived from this one follow, each under its own lock: they read
+    # the lists just published, and their readers need not wait for this one.
+    for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
+        if category.slug in derived.component_list:
+            with transaction.atomic():
+                derived = Category.objects.select_for_update().get(pk=derived.pk)
+                _history_changed(derived, since=since, changed=result.changed)
+    _tidy_after_large_rewrite(category, result)
     logger.info(
         "recomputed %s since %s: %d matches, %d entries",
         category.slug,
@@ -119,26 +128,33 @@ def _history_changed(
 VACUUM_AFTER_ROWS = 100_000
 
 
-def _vacuum_after_large_rewrite(result: RecomputeResult) -> None:
-    """Clear the rows a large recompute replaced, once it has committed.
+def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> None:
+    """Statistics for a swapped-in history; dead rows cleared after a large rewrite in place.
 
     Otherwise the next recompute of the category writes the same keys again
-    and PostgreSQL's unique index checks each one against its dead
-    predecessor, which makes a second full recompute far slower than the first.
+    and PostgreSQL's indexes check each one against its dead predecessor.
+    Runs once the new history is committed (VACUUM cannot run in a transaction).
     """
-    if connection.vendor != "postgresql" or connection.in_atomic_block or result.entries_written < VACUUM_AFTER_ROWS:
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
         return
-    with connection.cursor() as cursor:
-        cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
+    if result.staging:
+        history_tables.analyze(category.pk)
+    elif result.entries_written >= VACUUM_AFTER_ROWS:
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
 
 
 def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     result = RecomputeResult(category.slug, since)
     history = RatingEntry.objects.filter(category=category)
+    table = None
     if since is None:
         start_seq = 1
-        history.delete()
         states: dict[int, ParticipantState] = {}
+        if history_tables.swaps_tables():
+            table = result.staging = history_tables.staging_create(category.pk)
+        else:
+            history.delete()
     else:
         start_seq = history.filter(event_date__gte=since).aggregate(first=Min("seq"))["first"]
         if start_seq is None:
@@ -150,21 +166,19 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     ruleset = ruleset_for(
         category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
     )
-    matches = Match.objects.filter(event__in=_category_events(category), participant2__isnull=False)
+    matches = Match.objects.filter(event__in=category_events(category), participant2__isnull=False)
     if since is not None:
         matches = matches.filter(event__date__gte=since)
         playing = set(matches.values_list("participant1_id", flat=True).distinct())
         playing |= set(matches.values_list("participant2_id", flat=True).distinct())
-        states = _states_before(category, start_seq, playing)
-    rows = (
-        matches.order_by("event__date", "event_id", "round", "id")
-        .values_list(
-            "id", "event_id", "event__date", "round", "participant1_id", "participant2_id", "games1", "games2",
-            "event__k", "event__player_count", "event__level2_judge",
-        )
-        .iterator(chunk_size=CHUNK)
-    )  # fmt: skip
-    seq = start_seq
+        states = states_before(category, start_seq, playing)
+    events = {
+        pk: (day, k, players, judge)
+        for pk, day, k, players, judge in category_events(category)
+        .filter(pk__in=matches.values("event_id"))
+        .values_list("pk", "date", "k", "player_count", "level2_judge")
+    }
+    ordered = matches_in_rating_order(matches)
     category_id = category.pk
     changed = result.changed = None if since is None else set()
     # A full recompute ends with everyone's standing in memory: keep today's and
@@ -174,9 +188,11 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     snapshots: list[dict[int, RatingStanding]] = []
     last_played: dict[int, date] = {}
     rate_pair, is_rated = ruleset.rate_pair, ruleset.is_rated
-    while chunk := list(islice(rows, CHUNK)):
-        entries = []
-        for pk, event_id, day, rnd, p1, p2, g1, g2, k, players, judge in chunk:
+
+    def entries():
+        seq = start_seq
+        for pk, event_id, rnd, p1, p2, g1, g2 in zip(*ordered, strict=True):
+            day, k, players, judge = events[event_id]
             while boundaries and day > boundaries[0]:
                 boundaries.pop(0)
                 snapshots.append(_standings_now(category, states, last_played))
@@ -184,28 +200,47 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
                 continue
             if changed is None:
                 last_played[p1] = last_played[p2] = day
-            outcome = _match_result(g1, g2)
-            if changed is not None:
+            else:
                 changed.add(p1)
                 changed.add(p2)
-            for change in rate_pair(p1, p2, outcome, k, players, judge, states):
-                entries.append(
-                    (
-                        category_id, seq, pk, event_id, day, rnd, change.participant, change.opponent,
-                        change.rating_before, change.rating_after, change.opponent_rating, change.expected,
-                        change.score, change.k, change.k_reason, change.matches, change.provisional,
-                    )
+            for change in rate_pair(p1, p2, match_result(g1, g2), k, players, judge, states):
+                yield (
+                    category_id, seq, pk, event_id, day, rnd, change.participant, change.opponent,
+                    change.rating_before, change.rating_after, change.opponent_rating, change.expected,
+                    change.score, change.k, change.k_reason, change.matches, change.provisional,
                 )  # fmt: skip
             seq += 1
-        result.matches_rated += len(entries) // 2
-        # Written chunk by chunk: the match cursor must be idle while COPY runs.
-        result.entries_written += insert_rows(RatingEntry, ENTRY_FIELDS, entries)
+
+    # One COPY for the whole history: the database stores rows while the engine computes the next ones.
+    result.entries_written = insert_rows(RatingEntry, ENTRY_FIELDS, entries(), table=table)
+    result.matches_rated = result.entries_written // 2
     while boundaries:
         boundaries.pop(0)
         snapshots.append(_standings_now(category, states, last_played))
     if since is None:
         result.standings = (snapshots[1], snapshots[0])
     return result
+
+
+MATCH_COLUMNS = ("id", "event_id", "round", "participant1_id", "participant2_id", "games1", "games2")
+
+
+def matches_in_rating_order(matches) -> list[array]:
+    """`matches` in rating order, as one array of 8-byte integers per column of MATCH_COLUMNS.
+
+    Read in full before any history is written (one connection cannot stream
+    matches and COPY at once); arrays keep a million matches in about 56 MB.
+    A plain cursor fetches twice as fast as a server-side one here.
+    """
+    columns = [array("q") for _ in MATCH_COLUMNS]
+    ordered = matches.order_by("event__date", "event_id", "round", "id").values_list(*MATCH_COLUMNS)
+    sql, params = ordered.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while chunk := cursor.fetchmany(CHUNK):
+            for column, values in zip(columns, zip(*chunk, strict=True), strict=True):
+                column.extend(values)
+    return columns
 
 
 def _standings_now(category: Category, states: dict, last_played: dict) -> dict[int, RatingStanding]:
@@ -218,7 +253,7 @@ def _standings_now(category: Category, states: dict, last_played: dict) -> dict[
     }
 
 
-def _states_before(category: Category, start_seq: int, participants: set[int]) -> dict[int, ParticipantState]:
+def states_before(category: Category, start_seq: int, participants: set[int]) -> dict[int, ParticipantState]:
     """The state of each of `participants` after the history kept before `start_seq`.
 
     Only those who play again are looked up, through the participant index,
@@ -272,7 +307,7 @@ def _states_before(category: Category, start_seq: int, participants: set[int]) -
 def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
     result = RecomputeResult(category.slug, since)
     scores = EventScore.objects.filter(category=category)
-    standings = Standing.objects.filter(event__in=_category_events(category))
+    standings = Standing.objects.filter(event__in=category_events(category))
     if since is not None:
         scores = scores.filter(event_date__gte=since)
         standings = standings.filter(event__date__gte=since)

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "ratings",
     "api",
     "calculator",
+    "corrections",  # appeals, corrections and their public log
     "ninja",  # django-ninja: only so that its Swagger UI is served from its own static files, never a CDN
 ]
 

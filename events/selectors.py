@@ -4,15 +4,31 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
-from events.models import Event, Match, Standing
+from corrections.selectors import corrections_of_matches
+from events.models import Event, EventStatus, Match, Standing
 from players.links import participant_entity
 from players.models import Participant, Player
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
 
 
+def event_for_viewer(*, user, event_id: int) -> Event:
+    """An event's public page; a draft only for those who manage it (anyone else: not found)."""
+    from events.organize_selectors import organize_events
+
+    event = get_object_or_404(Event, pk=event_id)
+    if event.status == EventStatus.DRAFT and not (
+        user.is_authenticated and organize_events(user=user).filter(pk=event.pk).exists()
+    ):
+        raise Http404("No such event.")
+    return event
+
+
 def event_list_recent(*, limit: int = 10):
-    return Event.objects.annotate(match_count=Count("matches")).order_by("-date", "-id")[:limit]
+    return Event.objects.public().annotate(match_count=Count("matches")).order_by("-date", "-id")[:limit]
 
 
 def world_summary() -> dict:
@@ -20,8 +36,8 @@ def world_summary() -> dict:
     return {
         "players": Player.objects.count(),
         "countries": Player.objects.exclude(country="").values("country").distinct().count(),
-        "events": Event.objects.count(),
-        "matches": Match.objects.count(),
+        "events": Event.objects.public().count(),
+        "matches": Match.objects.filter(event__in=Event.objects.public()).count(),
     }
 
 
@@ -37,6 +53,7 @@ class MatchCorrection:
     old_result: str
     new_result: str
     reason: str
+    url: str = ""  # its entry in the public correction log
 
     def __str__(self):
         return (
@@ -47,12 +64,24 @@ class MatchCorrection:
 def match_corrections(*, match_ids) -> dict[int, list[MatchCorrection]]:
     """match id -> its corrections, oldest first, for marking corrected matches wherever they are shown.
 
-    Corrections (SPEC 5) are not recorded yet, so there are none. Once they
-    are, read them here in one query for all `match_ids`: the player history,
-    head-to-head and event pages already call this for the rows they show and
-    mark every match it returns.
+    One query for all `match_ids`: the player history, head-to-head and event
+    pages call this for the rows they show and mark every match it returns.
     """
-    return {}
+    found: dict[int, list[MatchCorrection]] = {}
+    if not match_ids:
+        return found
+    for correction in corrections_of_matches(match_ids=match_ids):
+        found.setdefault(correction.match_id, []).append(
+            MatchCorrection(
+                corrected_on=timezone.localdate(correction.corrected_at),
+                corrected_by=correction.corrected_by_name,
+                old_result=correction.old_result,
+                new_result=correction.new_result,
+                reason=correction.reason,
+                url=correction.get_absolute_url(),
+            )
+        )
+    return found
 
 
 # Event pages -------------------------------------------------------------------------
@@ -60,19 +89,21 @@ def match_corrections(*, match_ids) -> dict[int, list[MatchCorrection]]:
 
 def event_list() -> QuerySet[Event]:
     """Every event, newest first (the order they were recorded breaks ties on a date)."""
-    return Event.objects.order_by("-date", "-id")
+    return Event.objects.public().order_by("-date", "-id")
 
 
 def event_formats() -> list[str]:
-    return list(Event.objects.order_by("format").values_list("format", flat=True).distinct())
+    return list(Event.objects.public().order_by("format").values_list("format", flat=True).distinct())
 
 
 def event_years() -> list[int]:
-    return [day.year for day in Event.objects.dates("date", "year", order="DESC")]
+    return [day.year for day in Event.objects.public().dates("date", "year", order="DESC")]
 
 
 def event_countries() -> list[str]:
-    return list(Event.objects.exclude(country="").order_by("country").values_list("country", flat=True).distinct())
+    return list(
+        Event.objects.public().exclude(country="").order_by("country").values_list("country", flat=True).distinct()
+    )
 
 
 @dataclass(frozen=True, slots=True)

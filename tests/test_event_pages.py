@@ -174,8 +174,14 @@ def test_a_vekn_event_shows_standings_with_the_points_each_player_earned(client,
     assert "K-value" not in words  # K means nothing for V:EKN
 
 
-def test_a_draft_event_is_shown_as_not_rated(client, world):
-    draft = Event.objects.create(name="Pending Open", date=date(2024, 1, 1), format="standard", player_count=8)
+def test_a_draft_event_is_shown_to_its_organizer_as_not_rated(client, world):
+    from accounts.factories import OrganizerFactory
+
+    organizer = OrganizerFactory()
+    draft = Event.objects.create(
+        name="Pending Open", date=date(2024, 1, 1), format="standard", player_count=8, organizer=organizer
+    )
+    client.force_login(organizer)
 
     words = text(page(client, f"/events/{draft.pk}/"))
 
@@ -225,7 +231,7 @@ def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_a
 
     url = f"/events/{event('BIG').pk}/"
 
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):  # 10, and one for the corrections shown on the matches
         response = client.get(url)
 
     ((_, table),) = response.context["change_tables"]
@@ -236,5 +242,39 @@ def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_a
 def test_a_small_event_costs_the_same_queries(client, world, django_assert_max_num_queries):
     url = f"/events/{event('E1').pk}/"
 
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):  # 10, and one for the corrections shown on the matches
         client.get(url)
+
+
+# Drafts ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def draft():
+    from accounts.factories import OrganizerFactory
+    from events.organize_factories import EventFactory
+
+    organizer = OrganizerFactory()
+    return EventFactory(name="Secret Draft Open", organizer=organizer, status=EventStatus.DRAFT)
+
+
+def test_a_draft_event_is_not_listed_counted_or_shown_to_the_public(client, world, draft):
+    events_before = Event.objects.exclude(pk=draft.pk).count()
+
+    assert "Secret Draft Open" not in page(client, "/events/")
+    home = page(client, "/")
+    assert "Secret Draft Open" not in home
+    assert client.get(f"/events/{draft.pk}/").status_code == 404
+    assert f"Events {events_before} " in text(home).replace(",", "")
+
+
+def test_a_draft_event_page_is_shown_to_its_organizer_and_admins_only(client, draft):
+    from accounts.factories import AdminFactory, OrganizerFactory
+
+    url = f"/events/{draft.pk}/"
+    client.force_login(OrganizerFactory())
+    assert client.get(url).status_code == 404
+    client.force_login(draft.organizer)
+    assert "Secret Draft Open" in page(client, url)
+    client.force_login(AdminFactory())
+    assert "Secret Draft Open" in page(client, url)

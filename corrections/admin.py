@@ -1,0 +1,68 @@
+"""Appeals and corrections in the admin site: read-only records, decided and made on the site's own pages.
+
+Corrections are an audit trail, so nobody edits or deletes them here; appeals
+are decided on their review page, which shows the impact first.
+"""
+
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+
+from corrections.models import Appeal, Correction
+from corrections.selectors import user_decides_appeals
+
+
+class _ReadOnlyForAdmins(admin.ModelAdmin):
+    """Admins (the role, whatever its model permissions) may look; nobody adds, changes or deletes."""
+
+    def has_module_permission(self, request):
+        return user_decides_appeals(user=request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return user_decides_appeals(user=request.user)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Correction)
+class CorrectionAdmin(_ReadOnlyForAdmins):
+    list_display = ["corrected_at", "kind", "source", "event_name", "round", "change", "corrected_by", "log_entry"]
+    list_filter = ["kind", "source", "corrected_at"]
+    list_select_related = ["corrected_by", "participant1__player", "participant1__team", "participant2__player",
+                           "participant2__team"]  # fmt: skip
+    search_fields = ["event_name", "reason", "participant1__player__name", "participant2__player__name",
+                     "participant1__player__membership_number", "participant2__player__membership_number"]  # fmt: skip
+    date_hierarchy = "corrected_at"
+
+    @admin.display(description="change")
+    def change(self, correction):
+        return f"{correction.old_result} → {correction.new_result}"
+
+    @admin.display(description="public log")
+    def log_entry(self, correction):
+        return format_html('<a href="{}">#{}</a>', correction.get_absolute_url(), correction.pk)
+
+
+@admin.register(Appeal)
+class AppealAdmin(_ReadOnlyForAdmins):
+    list_display = ["created_at", "status", "player", "match_label", "claimed", "decided_by", "review"]
+    list_filter = ["status", "created_at"]
+    list_select_related = ["player", "decided_by"]
+    search_fields = ["player__name", "player__membership_number", "match_label", "explanation"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description="reported → claimed")
+    def claimed(self, appeal):
+        return f"{appeal.reported_result} → {appeal.claimed_result}"
+
+    @admin.display(description="review")
+    def review(self, appeal):
+        url = reverse("corrections:appeal_review", args=[appeal.pk])
+        return format_html('<a href="{}">{}</a>', url, "Review" if appeal.is_open else "Details")

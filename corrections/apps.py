@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CorrectionsConfig(AppConfig):
+    name = "corrections"
+    verbose_name = "Appeals and corrections"

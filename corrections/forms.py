@@ -1,0 +1,182 @@
+"""Forms of appeals and corrections: they check the input; the services decide and write."""
+
+import re
+
+from django import forms
+
+from corrections.models import participant_name
+from corrections.services import NewMatch, Result, new_match_problems
+from events.models import Event, Match
+from players.models import Participant, Player, Team, team_member_key
+
+MAX_GAMES = 99
+REASON_MAX = 2000
+
+
+def games_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, min_value=0, max_value=MAX_GAMES, widget=forms.NumberInput(attrs={"size": 3})
+    )
+
+
+def reason_field(label: str = "Reason", help_text: str = "") -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        max_length=REASON_MAX,
+        help_text=help_text or "Shown in the public correction log.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+class AppealForm(forms.Form):
+    """What the player says happened, from their own side of the match."""
+
+    own_games = games_field("Games you won")
+    opponent_games = games_field("Games your opponent won")
+    draws = games_field("Games drawn")
+    explanation = forms.CharField(
+        label="What happened",
+        max_length=REASON_MAX,
+        help_text="Why the recorded result is wrong: the admins decide on what you write here.",
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+    def __init__(self, *args, match: Match, side: int, **kwargs):
+        own, other = (match.games1, match.games2) if side == 1 else (match.games2, match.games1)
+        kwargs.setdefault("initial", {"own_games": own, "opponent_games": other, "draws": match.draws})
+        super().__init__(*args, **kwargs)
+        opponent = match.participant2 if side == 1 else match.participant1
+        self.fields["opponent_games"].label = f"Games {participant_name(opponent)} won"
+
+
+class DecisionForm(forms.Form):
+    """An admin's decision on an appeal: the button pressed, and why."""
+
+    ACCEPT, REJECT = "accept", "reject"
+
+    decision = forms.ChoiceField(choices=[(ACCEPT, "Accept"), (REJECT, "Reject")], widget=forms.HiddenInput)
+    reason = reason_field(
+        help_text="Shown to the player; an accepted appeal's reason goes to the public correction log."
+    )
+
+
+class _ExpectedResultForm(forms.Form):
+    """The result the admin is looking at, carried along so a change made meanwhile is noticed."""
+
+    was_games1 = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    was_games2 = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    was_draws = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    was_elimination = forms.BooleanField(widget=forms.HiddenInput, required=False)
+
+    @staticmethod
+    def initial_for(match: Match) -> dict:
+        return {
+            "was_games1": match.games1,
+            "was_games2": match.games2,
+            "was_draws": match.draws,
+            "was_elimination": match.elimination,
+        }
+
+    def expected(self) -> Result:
+        data = self.cleaned_data
+        return Result(data["was_games1"], data["was_games2"], data["was_draws"], data["was_elimination"])
+
+
+class MatchCorrectForm(_ExpectedResultForm):
+    games1 = games_field("Games won by side 1")
+    games2 = games_field("Games won by side 2")
+    draws = games_field("Games drawn")
+    elimination = forms.BooleanField(label="Elimination round", required=False)
+    reason = reason_field()
+
+    field_order = ["games1", "games2", "draws", "elimination", "reason"]
+
+    def __init__(self, *args, match: Match, **kwargs):
+        kwargs.setdefault(
+            "initial",
+            {
+                **self.initial_for(match),
+                "games1": match.games1,
+                "games2": match.games2,
+                "draws": match.draws,
+                "elimination": match.elimination,
+            },
+        )
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.fields["games1"].label = f"Games won by {participant_name(match.participant1)}"
+        self.fields["games2"].label = f"Games won by {participant_name(match.participant2)}"
+
+    def clean(self):
+        data = super().clean()
+        if self.match.is_bye:
+            raise forms.ValidationError("A bye has no result to correct: it is never rated. Remove it instead.")
+        if data.get("elimination") and "games1" in data and data.get("games1") == data.get("games2"):
+            self.add_error("games2", "An elimination-round match cannot be a draw: one side must win more games.")
+        return data
+
+    def result(self) -> Result:
+        data = self.cleaned_data
+        return Result(data["games1"], data["games2"], data["draws"], data["elimination"])
+
+
+class MatchRemoveForm(_ExpectedResultForm):
+    reason = reason_field()
+
+    def __init__(self, *args, match: Match, **kwargs):
+        kwargs.setdefault("initial", self.initial_for(match))
+        super().__init__(*args, **kwargs)
+
+
+SIDE_HELP = {1: "The player's membership number.", 3: "The team's members' membership numbers, e.g. 1001 1002 1003."}
+
+
+class MatchAddForm(forms.Form):
+    round = forms.IntegerField(min_value=1, max_value=32767)
+    side1 = forms.CharField(label="Side 1", max_length=120)
+    side2 = forms.CharField(label="Side 2", max_length=120)
+    games1 = games_field("Games won by side 1")
+    games2 = games_field("Games won by side 2")
+    draws = games_field("Games drawn")
+    elimination = forms.BooleanField(label="Elimination round", required=False)
+    reason = reason_field()
+
+    def __init__(self, *args, event: Event, **kwargs):
+        kwargs.setdefault("initial", {"games1": 0, "games2": 0, "draws": 0})
+        super().__init__(*args, **kwargs)
+        self.event = event
+        help_text = SIDE_HELP.get(event.team_size, SIDE_HELP[3])
+        self.fields["side1"].help_text = self.fields["side2"].help_text = help_text
+
+    def _participant(self, name: str) -> Participant | None:
+        text = self.cleaned_data[name].strip()
+        if self.event.team_size == 1:
+            player = Player.objects.select_related("participant").filter(membership_number=text).first()
+            if player is None:
+                raise forms.ValidationError(f"No player has the membership number “{text}”.")
+            return player.participant
+        numbers = [number for number in re.split(r"[\s,+/]+", text) if number]
+        team = Team.objects.select_related("participant").filter(member_key=team_member_key(numbers)).first()
+        if team is None:
+            raise forms.ValidationError(f"No team has exactly the members {', '.join(numbers) or '(none)'}.")
+        return team.participant
+
+    def clean_side1(self):
+        return self._participant("side1")
+
+    def clean_side2(self):
+        return self._participant("side2")
+
+    def new_match(self) -> NewMatch:
+        data = self.cleaned_data
+        result = Result(data["games1"], data["games2"], data["draws"], data["elimination"])
+        return NewMatch(self.event, data["round"], data["side1"], data["side2"], result)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        names = {"participant1": "side1", "participant2": "side2", "games2": "games2"}
+        for field, problem in new_match_problems(self.new_match()).items():
+            self.add_error(names[field], problem)
+        return data

@@ -1,0 +1,346 @@
+"""Writes of appeals and corrections: filing an appeal, deciding it, correcting, removing or adding a match.
+
+Every change to a match goes with its Correction record and the recompute of
+each category the match feeds, from the match's date on (SPEC 5), in one
+transaction: the worker sees the run only once the change is committed, and
+an error anywhere leaves nothing half-saved.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from accounts.selectors import user_player
+from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind, CorrectionSource
+from corrections.selectors import match_label, participants_of_player
+from events.models import Event, EventStatus, Match
+from players.models import Participant
+from ratings.models import RecomputeRun, RecomputeStatus
+from ratings.services import categories_rating, recompute_enqueue
+
+# At most this many appeals per account in any 24 hours (settings.APPEALS_PER_DAY overrides it).
+APPEALS_PER_DAY = 5
+APPEAL_WINDOW = timedelta(days=1)
+
+
+def appeals_per_day() -> int:
+    return getattr(settings, "APPEALS_PER_DAY", APPEALS_PER_DAY)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A match's games, participant 1's first."""
+
+    games1: int
+    games2: int
+    draws: int = 0
+    elimination: bool = False
+
+    @classmethod
+    def of(cls, match: Match) -> "Result":
+        return cls(match.games1, match.games2, match.draws, match.elimination)
+
+
+def _require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why: every correction is recorded with its reason."})
+    return reason
+
+
+def _check_result(result: Result, *, bye: bool = False) -> None:
+    if bye:
+        raise ValidationError("A bye has no result to correct: it is never rated.")
+    if result.elimination and result.games1 == result.games2:
+        raise ValidationError("An elimination-round match cannot be a draw: one side must win more games.")
+
+
+# Appeals ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def appeal_file(*, user, match: Match, own_games: int, opponent_games: int, draws: int, explanation: str) -> Appeal:
+    """A linked player appeals a match in their own history; the claimed games are given from their side.
+
+    Raises PermissionDenied when the match is not theirs, ValidationError for
+    anything else that is wrong with the appeal (nothing is saved then).
+    """
+    player = user_player(user=user)
+    if player is None:
+        raise PermissionDenied("Your account is not linked to a player yet: an admin links it to your number.")
+    match = Match.objects.select_related("event").get(pk=match.pk)
+    ours = participants_of_player(player=player)
+    if match.participant1_id in ours:
+        side = 1
+    elif match.participant2_id is not None and match.participant2_id in ours:
+        side = 2
+    else:
+        raise PermissionDenied("You can appeal only matches you played.")
+    if match.is_bye:
+        raise ValidationError("A bye has no result to appeal: it is never rated.")
+    if match.event.status == EventStatus.DRAFT:
+        raise ValidationError("This event has not been submitted for rating yet: ask its organizer.")
+    explanation = (explanation or "").strip()
+    if not explanation:
+        raise ValidationError({"explanation": "Say what happened: the admins decide on what you write here."})
+    claimed = (own_games, opponent_games) if side == 1 else (opponent_games, own_games)
+    if match.elimination and own_games == opponent_games:
+        raise ValidationError("This was an elimination-round match: it cannot have been a draw.")
+    if (*claimed, draws) == (match.games1, match.games2, match.draws):
+        raise ValidationError("That is the result already recorded: an appeal asks for a different one.")
+    if Appeal.objects.open().filter(match=match, player=player).exists():
+        raise ValidationError("You already have an open appeal for this match: see “My appeals”.")
+    now = timezone.now()
+    recent = Appeal.objects.filter(filed_by=user, created_at__gt=now - APPEAL_WINDOW)
+    limit = appeals_per_day()
+    if recent.count() >= limit:
+        oldest = recent.order_by("created_at").values_list("created_at", flat=True).first()
+        when = f": the next one after {timezone.localtime(oldest + APPEAL_WINDOW):%Y-%m-%d %H:%M %Z}" if oldest else ""
+        raise ValidationError(f"You can file at most {limit} appeals in 24 hours{when}.")
+    try:
+        with transaction.atomic():
+            return Appeal.objects.create(
+                match=match,
+                match_label=match_label(match),
+                player=player,
+                filed_by=user,
+                side=side,
+                reported_games1=match.games1,
+                reported_games2=match.games2,
+                reported_draws=match.draws,
+                claimed_games1=claimed[0],
+                claimed_games2=claimed[1],
+                claimed_draws=draws,
+                explanation=explanation,
+                created_at=now,
+            )
+    except IntegrityError:  # filed twice at once: the database keeps one open appeal per match and player
+        raise ValidationError("You already have an open appeal for this match: see “My appeals”.") from None
+
+
+def _open_appeal_locked(appeal: Appeal) -> Appeal:
+    appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
+    if not appeal.is_open:
+        raise ValidationError(f"This appeal was {appeal.get_status_display().lower()} already.")
+    return appeal
+
+
+def _decide(appeal: Appeal, *, status: str, by, reason: str) -> Appeal:
+    appeal.status, appeal.decided_by, appeal.decided_at, appeal.decision_reason = status, by, timezone.now(), reason
+    appeal.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    return appeal
+
+
+@transaction.atomic
+def appeal_accept(*, appeal: Appeal, by, reason: str) -> Correction:
+    """Apply the claimed result as a correction and close the appeal, in one transaction."""
+    reason = _require_reason(reason)
+    appeal = _open_appeal_locked(appeal)
+    if appeal.match_id is None:
+        raise ValidationError("The match was removed since the appeal was filed: reject the appeal instead.")
+    reported = Result(appeal.reported_games1, appeal.reported_games2, appeal.reported_draws)
+    current = Match.objects.get(pk=appeal.match_id)
+    if (current.games1, current.games2, current.draws) != (reported.games1, reported.games2, reported.draws):
+        raise ValidationError(
+            "The match's result changed since the appeal was filed: check the match again, then reject the "
+            "appeal or correct the match directly."
+        )
+    correction = match_correct(
+        match=current,
+        result=Result(appeal.claimed_games1, appeal.claimed_games2, appeal.claimed_draws, current.elimination),
+        reason=reason,
+        by=by,
+        appeal=appeal,
+    )
+    _decide(appeal, status=AppealStatus.ACCEPTED, by=by, reason=reason)
+    return correction
+
+
+@transaction.atomic
+def appeal_reject(*, appeal: Appeal, by, reason: str) -> Appeal:
+    reason = _require_reason(reason)
+    appeal = _open_appeal_locked(appeal)
+    return _decide(appeal, status=AppealStatus.REJECTED, by=by, reason=reason)
+
+
+# Corrections ------------------------------------------------------------------------
+
+
+def _record(match: Match, *, kind: str, source: str, old: Result | None, new: Result | None, reason, by, appeal=None):
+    event = match.event
+    return Correction.objects.create(
+        kind=kind,
+        source=source,
+        match=None if kind == CorrectionKind.REMOVAL else match,
+        event=event,
+        event_name=event.name,
+        event_date=event.date,
+        event_format=event.format,
+        event_team_size=event.team_size,
+        round=match.round,
+        participant1_id=match.participant1_id,
+        participant2_id=match.participant2_id,
+        old_games1=old and old.games1,
+        old_games2=old and old.games2,
+        old_draws=old and old.draws,
+        old_elimination=old and old.elimination,
+        new_games1=new and new.games1,
+        new_games2=new and new.games2,
+        new_draws=new and new.draws,
+        new_elimination=new and new.elimination,
+        reason=reason,
+        corrected_by=by,
+        appeal=appeal,
+    )
+
+
+def _last_run_id() -> int:
+    return RecomputeRun.objects.aggregate(last=Max("pk"))["last"] or 0
+
+
+def _recompute_queue(event: Event, *, reason: str, by, after_run_id: int) -> list[RecomputeRun]:
+    """One queued recompute per category the event feeds, from its date, labelled with the correction.
+
+    Saving or deleting a match has made ratings.signals queue a run in this
+    transaction (one per category, from the event's date): that run gets the
+    correction's reason and author instead of a second run being queued.
+    """
+    if event.status == EventStatus.DRAFT:
+        return []
+    runs = []
+    for category in categories_rating(format=event.format, team_size=event.team_size):
+        queued = RecomputeRun.objects.filter(
+            pk__gt=after_run_id,
+            category=category,
+            status=RecomputeStatus.QUEUED,
+            requested_by__isnull=True,
+            since__lte=event.date,
+        ).first()
+        if queued is not None:
+            queued.reason, queued.requested_by = reason[:200], by
+            queued.save(update_fields=["reason", "requested_by"])
+            runs.append(queued)
+        elif run := recompute_enqueue(category=category, since=event.date, reason=reason, requested_by=by):
+            runs.append(run)
+    return runs
+
+
+def _run_reason(correction: Correction) -> str:
+    return f"correction #{correction.pk}: {correction.get_kind_display().lower()} in {correction.event_name}"
+
+
+def _locked_match(match: Match) -> Match:
+    return Match.objects.select_for_update().select_related("event").get(pk=match.pk)
+
+
+@transaction.atomic
+def match_correct(
+    *, match: Match, result: Result, reason: str, by, appeal: Appeal | None = None, expected: Result | None = None
+) -> Correction:
+    """Give a match a new result, recorded as a correction; its categories are recomputed from its date.
+
+    `expected` is the result the admin saw (in an impact preview): when the
+    match no longer has it, nothing is changed.
+    """
+    reason = _require_reason(reason)
+    match = _locked_match(match)
+    old = Result.of(match)
+    if expected is not None and old != expected:
+        raise ValidationError("The match was changed since you looked at it: check the new result and try again.")
+    _check_result(result, bye=match.is_bye)
+    if result == old:
+        raise ValidationError("That is the result already recorded: nothing to correct.")
+    last_run = _last_run_id()
+    match.games1, match.games2, match.draws, match.elimination = (
+        result.games1,
+        result.games2,
+        result.draws,
+        result.elimination,
+    )
+    match.save(update_fields=["games1", "games2", "draws", "elimination"])
+    source = CorrectionSource.APPEAL if appeal is not None else CorrectionSource.ADMIN
+    correction = _record(match, kind=CorrectionKind.RESULT, source=source, old=old, new=result, reason=reason, by=by,
+                         appeal=appeal)  # fmt: skip
+    _recompute_queue(match.event, reason=_run_reason(correction), by=by, after_run_id=last_run)
+    return correction
+
+
+@transaction.atomic
+def match_remove(*, match: Match, reason: str, by, expected: Result | None = None) -> Correction:
+    """Remove a match, recorded as a correction; its open appeals are closed, its categories recomputed."""
+    reason = _require_reason(reason)
+    match = _locked_match(match)
+    old = Result.of(match)
+    if expected is not None and old != expected:
+        raise ValidationError("The match was changed since you looked at it: check it again before removing it.")
+    last_run = _last_run_id()
+    correction = _record(match, kind=CorrectionKind.REMOVAL, source=CorrectionSource.ADMIN, old=old, new=None,
+                         reason=reason, by=by)  # fmt: skip
+    for appeal in Appeal.objects.open().filter(match=match).select_for_update():
+        _decide(appeal, status=AppealStatus.REJECTED, by=by, reason=f"The match was removed: {reason}")
+    event = match.event
+    match.delete()
+    _recompute_queue(event, reason=_run_reason(correction), by=by, after_run_id=last_run)
+    return correction
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    event: Event
+    round: int
+    participant1: Participant
+    participant2: Participant | None  # None: a bye
+    result: Result
+
+
+def new_match_problems(new: NewMatch) -> dict[str, str]:
+    """What stops `new` from being added to its event: field name -> why (empty when it may be added)."""
+    event, problems = new.event, {}
+    expected = Participant.Kind.PLAYER if event.team_size == 1 else Participant.Kind.TEAM
+    for name in ("participant1", "participant2"):
+        participant = getattr(new, name)
+        if participant is None:
+            continue
+        if participant.kind != expected:
+            problems[name] = f"{event.name} is played by {expected}s; {participant} is a {participant.kind}."
+            continue
+        booked = Match.objects.filter(event=event, round=new.round).filter(
+            Q(participant1=participant) | Q(participant2=participant)
+        )
+        if booked.exists():
+            problems[name] = f"{participant} already plays a match in round {new.round} of {event.name}."
+    if new.participant2 is not None and new.participant1 == new.participant2:
+        problems["participant2"] = "Nobody plays themselves: choose two different sides."
+    if new.result.elimination and new.result.games1 == new.result.games2:
+        problems["games2"] = "An elimination-round match cannot be a draw: one side must win more games."
+    return problems
+
+
+@transaction.atomic
+def match_add(*, new: NewMatch, reason: str, by) -> Correction:
+    """Add a missing match to an event, recorded as a correction; its categories are recomputed from its date."""
+    reason = _require_reason(reason)
+    event = Event.objects.select_for_update().get(pk=new.event.pk)
+    problems = new_match_problems(NewMatch(event, new.round, new.participant1, new.participant2, new.result))
+    if problems:
+        raise ValidationError(problems)
+    last_run = _last_run_id()
+    match = Match.objects.create(
+        event=event,
+        round=new.round,
+        participant1=new.participant1,
+        participant2=new.participant2,
+        games1=new.result.games1,
+        games2=new.result.games2,
+        draws=new.result.draws,
+        elimination=new.result.elimination,
+    )
+    correction = _record(match, kind=CorrectionKind.ADDITION, source=CorrectionSource.ADMIN, old=None,
+                         new=new.result, reason=reason, by=by)  # fmt: skip
+    _recompute_queue(event, reason=_run_reason(correction), by=by, after_run_id=last_run)
+    return correction

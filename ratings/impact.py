@@ -1,0 +1,162 @@
+"""What a correction would do to the ratings: the engine replayed on a copy, nothing published.
+
+For each category the match's event feeds, every participant starts from their
+state just before the event's date in the stored history (where a recompute
+from that date starts), the category's matches from that date on are replayed
+in rating order with the correction applied (a new result, the match removed,
+or a match added), and each participant's final rating is compared with their
+current one, their last history row. Nothing is written.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+from django.db.models import Max, Min
+
+from events.models import Event, EventStatus, Match
+from ratings.engine import ruleset_for
+from ratings.models import Category, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
+from ratings.selectors import participant_identities
+from ratings.services import (
+    categories_rating,
+    category_events,
+    match_result,
+    matches_in_rating_order,
+    states_before,
+)
+
+# Replays of unaffected participants give bit-identical ratings; anything closer than this is unchanged.
+UNCHANGED = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class MatchChange:
+    """A match as a correction would leave it.
+
+    `match_id` None: the match is added. `games1` and `games2` None: the match
+    is removed. Otherwise the stored match gets these games.
+    """
+
+    event: Event
+    round: int
+    participant1: int
+    participant2: int | None
+    match_id: int | None = None
+    games1: int | None = None
+    games2: int | None = None
+
+    @property
+    def removes(self) -> bool:
+        return self.games1 is None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingImpact:
+    participant_id: int
+    display_id: str  # membership number; for a team its members' numbers
+    name: str
+    rating_now: float | None  # None: no rated match in the category yet
+    rating_after: float | None  # None: no rated match left in the category
+    in_match: bool  # one of the two sides of the corrected match
+
+    @property
+    def change(self) -> float | None:
+        if self.rating_now is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_now
+
+
+@dataclass
+class CategoryImpact:
+    category: Category
+    rows: list[RatingImpact] = field(default_factory=list)  # largest change first
+    matches_replayed: int = 0
+    recomputes_pending: int = 0  # queued or running: the published ratings are about to move anyway
+    not_rated: str = ""  # why this category's ratings cannot move
+
+
+def correction_impact(*, change: MatchChange) -> list[CategoryImpact]:
+    """Each rating that would change in each category the match feeds, with its value now and after."""
+    event = change.event
+    impacts = []
+    for category in categories_rating(format=event.format, team_size=event.team_size):
+        impact = CategoryImpact(category)
+        impacts.append(impact)
+        if event.status == EventStatus.DRAFT:
+            impact.not_rated = "the event is a draft: it is not rated yet"
+        elif category.ruleset == Ruleset.VEKN:
+            impact.not_rated = "V:EKN rating points come from the standings, not from matches"
+        elif change.participant2 is None:
+            impact.not_rated = "a bye is never rated"
+        else:
+            _replay(impact, change)
+    return impacts
+
+
+def _replay(impact: CategoryImpact, change: MatchChange) -> None:
+    category, event = impact.category, change.event
+    since = event.date
+    history = RatingEntry.objects.filter(category=category)
+    last_seq = history.aggregate(last=Max("seq"))["last"] or 0
+    start_seq = history.filter(event_date__gte=since).aggregate(first=Min("seq"))["first"] or last_seq + 1
+
+    events = {
+        pk: (day, k, players, judge)
+        for pk, day, k, players, judge in category_events(category)
+        .filter(date__gte=since)
+        .values_list("pk", "date", "k", "player_count", "level2_judge")
+    }
+    matches = Match.objects.filter(
+        event__in=category_events(category), event__date__gte=since, participant2__isnull=False
+    )
+    ordered = matches_in_rating_order(matches)
+    playing = set(ordered[3]) | set(ordered[4]) | {change.participant1, change.participant2}
+
+    states = states_before(category, start_seq, playing)
+    now = states_before(category, last_seq + 1, playing)  # each one's last history row: their rating today
+    ruleset = ruleset_for(
+        category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
+    )
+    for _, event_id, _, participant1, participant2, games1, games2 in _corrected(ordered, change, events):
+        _, k, players, judge = events[event_id]
+        if ruleset.is_rated(players):
+            ruleset.rate_pair(participant1, participant2, match_result(games1, games2), k, players, judge, states)
+            impact.matches_replayed += 1
+
+    identities = participant_identities(category, playing)
+    for participant in playing:
+        before = now[participant].rating if participant in now else None
+        after = states[participant].rating if participant in states else None
+        if before is not None and after is not None and abs(after - before) <= UNCHANGED:
+            continue
+        if before is None and after is None:
+            continue
+        number, name, *_ = identities.get(participant, (str(participant), f"#{participant}", "", ""))
+        in_match = participant in (change.participant1, change.participant2)
+        impact.rows.append(RatingImpact(participant, number, name, before, after, in_match))
+    impact.rows.sort(key=lambda row: (-(math.inf if row.change is None else abs(row.change)), row.name))
+    impact.recomputes_pending = RecomputeRun.objects.filter(
+        category=category, status__in=[RecomputeStatus.QUEUED, RecomputeStatus.RUNNING]
+    ).count()
+
+
+def _corrected(ordered, change: MatchChange, events):
+    """The stored matches in rating order (id, event, round, sides, games) with `change` applied."""
+    event = change.event
+    added = None
+    if change.match_id is None:
+        # A new match is recorded last: after every stored match of its round.
+        added = (None, event.pk, change.round, change.participant1, change.participant2, change.games1, change.games2)
+        added_key = (event.date, event.pk, change.round)
+    for row in zip(*ordered, strict=True):
+        pk, event_id, round_number = row[0], row[1], row[2]
+        if added is not None and (events[event_id][0], event_id, round_number) > added_key:
+            yield added
+            added = None
+        if pk == change.match_id:
+            if change.removes:
+                continue
+            row = (*row[:5], change.games1, change.games2)
+        yield row
+    if added is not None:
+        yield added

@@ -1,10 +1,9 @@
 """The event list and event pages."""
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
 from events import selectors
 from events.filters import EventFilter
-from events.models import Event
 from events.tables import EventTable, RatingChangeTable, StandingTable, match_item
 from players.tables import configure
 from ratings.models import Ruleset
@@ -22,7 +21,7 @@ def event_list(request):
 
 
 def event_detail(request, event_id):
-    event = get_object_or_404(Event, pk=event_id)
+    event = selectors.event_for_viewer(user=request.user, event_id=event_id)
     categories = selectors.event_categories(event=event)
     rounds = selectors.event_rounds(event=event)
     one_round = _round_shown(request, rounds)

@@ -47,6 +47,10 @@ class EventQuerySet(models.QuerySet):
     def rated(self):
         return self.filter(status=EventStatus.RATED)
 
+    def public(self):
+        """Events everyone may see: a draft is its organizer's until it is submitted."""
+        return self.filter(status__in=(EventStatus.SUBMITTED, EventStatus.RATED))
+
 
 class Event(models.Model):
     code = models.CharField(

@@ -6,7 +6,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from events.importer import results_import
-from events.models import Event
+from events.models import Event, EventStatus
 from players.services import player_create
 from ratings.models import Category, CurrentRating
 from ratings.services import current_ratings_rebuild
@@ -45,8 +45,10 @@ def test_it_shows_the_world_in_numbers(client, db):
 def test_it_lists_recent_events_newest_first_with_links(client, db):
     for day in (1, 3, 2):
         Event.objects.create(
-            name=f"Event on the {day}", date=datetime.date(2024, 5, day), format="standard", player_count=8
-        )
+            name=f"Event on the {day}", date=datetime.date(2024, 5, day), format="standard", player_count=8,
+            status=EventStatus.SUBMITTED,
+        )  # fmt: skip
+    Event.objects.create(name="A draft", date=datetime.date(2024, 5, 4), format="standard", player_count=8)
 
     response = client.get("/")
 
@@ -54,6 +56,7 @@ def test_it_lists_recent_events_newest_first_with_links(client, db):
     assert html.index("Event on the 3") < html.index("Event on the 2") < html.index("Event on the 1")
     newest = Event.objects.get(name="Event on the 3")
     assert f'<a href="/events/{newest.pk}/">Event on the 3</a>' in html
+    assert "A draft" not in html  # the organizer's until submitted
 
 
 def test_it_has_a_search_box_for_players(client, db):

@@ -8,7 +8,7 @@ from django.utils.safestring import mark_safe
 from events.models import EventStatus
 from players.formatting import change_class, format_name, rating_shown, signed
 from players.links import participant_link
-from players.tables import TABLE_TEMPLATE, cell, change_cell, country_label
+from players.tables import TABLE_TEMPLATE, cell, change_cell, correction_note, country_label
 
 VTES_FORMAT = "vtes"  # V:EKN events are scored in rating points: K means nothing there
 
@@ -171,7 +171,7 @@ def match_item(match, *, change1, change2, corrections) -> str:
         score = format_html(
             '{}<details class="correction"><summary>Corrected</summary><ul>{}</ul></details>',
             score,
-            format_html_join("", "<li>{}</li>", ((str(correction),) for correction in corrections)),
+            format_html_join("", "<li>{}</li>", ((correction_note(correction),) for correction in corrections)),
         )
     return format_html(
         '<li class="match{}">{}<div class="score">{}</div>{}</li>',

@@ -73,13 +73,28 @@ def result_cell(entry, corrections=()) -> SafeString:
     mark = ""
     if corrections:
         # Corrections (SPEC 5) are shown on the match wherever it appears.
-        notes = "".join(f"<li>{escape(str(correction))}</li>" for correction in corrections)
+        notes = "".join(f"<li>{correction_note(correction)}</li>" for correction in corrections)
         mark = f'<details class="correction"><summary>Corrected</summary><ul>{notes}</ul></details>'
     games = escape(oriented_games(entry.match, entry.participant_id))
     return mark_safe(
         f'<span class="result result-{letter.lower()}"><abbr title="{OUTCOME_WORDS[letter]}">{letter}</abbr> '
         f"{games}</span>{mark}"
     )
+
+
+def correction_note(correction) -> SafeString:
+    """A correction in words, linked to its entry in the correction log when it has one."""
+    url = getattr(correction, "url", "")
+    if url:
+        return mark_safe(f'<a href="{escape(url)}">{escape(str(correction))}</a>')
+    return mark_safe(escape(str(correction)))
+
+
+def appeal_cell(mark) -> SafeString | str:
+    """The player's own row: a link to appeal the match, or to the status of their open appeal."""
+    if mark is None:
+        return ""
+    return mark_safe(f'<a class="appeal-link" href="{escape(mark.url)}">{escape(mark.label)}</a>')
 
 
 def round_cell(entry) -> str:
@@ -170,6 +185,8 @@ class RatingHistoryTable(EventGroupedTable):
     k = tables.Column(verbose_name="K (why)", attrs=cell("K", "col-k", "K"))
     change = tables.Column(verbose_name="Change", accessor="rating_after", attrs=cell("Change", "num col-change"))
     rating_after = tables.Column(verbose_name="Rating", attrs=cell("Rating after", "num col-rating", "→"))
+    # Only on the viewer's own history (excluded otherwise): appeal a misreported match (SPEC 5).
+    appeal = tables.Column(verbose_name="Appeal", accessor="match_id", attrs=cell("Appeal", "col-appeal"))
 
     class Meta:
         template_name = HISTORY_TEMPLATE
@@ -183,12 +200,13 @@ class RatingHistoryTable(EventGroupedTable):
         super().__init__(data, **kwargs)
         self.rounding = rounding
         self.corrections: dict[int, list] = {}  # match id -> corrections, set for the page shown
+        self.appeals: dict[int, object] = {}  # match id -> appeal link or status, on the viewer's own history
         self.anchor = "history"
         self.previous_label, self.next_label = "Newer", "Older"
         self.show_category = False
 
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
-        rounding, corrections = self.rounding, self.corrections
+        rounding, corrections, appeals = self.rounding, self.corrections, self.appeals
         return {
             "round": (attrgetter("round"), lambda entry, _: round_cell(entry)),
             "opponent": (attrgetter("opponent"), lambda _, opponent: links(opponent)),
@@ -204,6 +222,7 @@ class RatingHistoryTable(EventGroupedTable):
                 attrgetter("rating_after"),
                 lambda _, rating: f"<strong>{rating_shown(rating, rounding)}</strong>",
             ),
+            "appeal": (attrgetter("match_id"), lambda _, match_id: appeal_cell(appeals.get(match_id))),
         }
 
 

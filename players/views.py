@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
+from corrections.selectors import appeal_marks, user_plays_as
 from events.selectors import match_corrections
 from players import selectors
 from players.links import player_url
@@ -104,12 +105,17 @@ def _selected_standing(standings, slug: str):
 def _elo_section(request, standing, participant_id: int) -> dict:
     category = standing.category
     timeline = selectors.rating_timeline(category=category, participant_id=participant_id)
+    own = user_plays_as(user=request.user, participant_id=participant_id)
     table = RatingHistoryTable(
         selectors.rating_history(category=category, participant_id=participant_id),
         rounding=category.display_rounding,
+        exclude=() if own else ("appeal",),
     )
     configure(request, table, per_page=HISTORY_PER_PAGE)
-    table.corrections = match_corrections(match_ids=[row.record.match_id for row in table.page.object_list])
+    match_ids = [row.record.match_id for row in table.page.object_list]
+    table.corrections = match_corrections(match_ids=match_ids)
+    if own:  # the viewer's own history: each row offers an appeal (SPEC 5)
+        table.appeals = appeal_marks(user=request.user, participant_id=participant_id, match_ids=match_ids)
     return {
         "kind": "elo",
         "timeline": timeline,

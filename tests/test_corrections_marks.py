@@ -1,0 +1,102 @@
+"""Where a correction shows (SPEC 5): a "Corrected" note, linked to its log entry, on the match wherever it is shown.
+
+The world is the default test bundle (tests/bundles.py), imported and rated. Munich Open (E1, 2003-05-01)
+round 2: Alice Archer (1001) beat Chloé Dubois (1003) 2–0.
+"""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.factories import AdminFactory
+from corrections import services
+from corrections.services import Result
+from events.importer import results_import
+from events.models import Match
+from events.selectors import match_corrections
+from players.models import Player
+from ratings import signals
+from ratings.models import Category, RecomputeRun, RecomputeStatus
+from ratings.services import category_recompute, recompute_run_execute
+from tests.bundles import Bundle
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_runs_pending_from_other_tests():
+    """The signals remember this transaction's runs until it commits; a test's transaction never does."""
+    signals._forget_pending()
+    yield
+    signals._forget_pending()
+
+
+@pytest.fixture
+def admin():
+    return AdminFactory()
+
+
+def participant(number) -> int:
+    return Player.objects.get(membership_number=number).participant_id
+
+
+def the_match(event_code, round_number, number1) -> Match:
+    return Match.objects.select_related("event").get(
+        event__code=event_code, round=round_number, participant1_id=participant(number1)
+    )
+
+
+def recompute_everything():
+    for category in Category.objects.all():
+        category_recompute(category=category)
+
+
+@pytest.fixture
+def world(tmp_path):
+    """The default bundle, imported and rated; no run queued."""
+    results_import(source=Bundle(tmp_path).write())
+    recompute_everything()
+    RecomputeRun.objects.all().delete()
+
+
+def run_queued():
+    for run in RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED).order_by("pk"):
+        recompute_run_execute(run_id=run.pk)
+
+
+def test_match_corrections_gives_each_corrected_match_its_records_oldest_first(world, admin):
+    match = the_match("E1", 2, "1001")
+    first = services.match_correct(match=match, result=Result(0, 2), reason="Slips swapped.", by=admin)
+    second = services.match_correct(match=match, result=Result(1, 2), reason="One game more.", by=admin)
+    untouched = the_match("E1", 1, "1001")
+
+    found = match_corrections(match_ids=[match.pk, untouched.pk])
+
+    assert list(found) == [match.pk]
+    assert [each.url for each in found[match.pk]] == [first.get_absolute_url(), second.get_absolute_url()]
+    today = timezone.localdate()
+    assert str(found[match.pk][0]) == (
+        f"{today:%Y-%m-%d}: Alice Archer won 2–0 → Chloé Dubois won 2–0 by {admin.username}: Slips swapped."
+    )
+
+
+def test_a_corrected_match_is_marked_in_both_histories_head_to_head_and_on_the_event_page(client, world, admin):
+    correction = services.match_correct(
+        match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Slips swapped.", by=admin
+    )
+    run_queued()
+    link = f'<a href="{correction.get_absolute_url()}">'
+
+    pages = [
+        "/players/1001/?category=constructed",
+        "/players/1003/?category=constructed",
+        "/players/1003/vs/1001/",
+        reverse("events:detail", args=[correction.event_id]),
+    ]
+    for page in pages:
+        html = client.get(page).content.decode()
+        assert "Corrected" in html, page
+        assert link in html, page
+        assert "Slips swapped." in html, page
+    # Someone whose match was not corrected sees no mark.
+    assert "Corrected" not in client.get("/players/1002/?category=constructed").content.decode()

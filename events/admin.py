@@ -1,9 +1,11 @@
 from django import forms
 from django.contrib import admin
 from django.db.models import F, Q
+from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
+from corrections.services import NewMatch, Result, match_add, match_correct
 from events.models import Event, Match, MatchResult, Standing
 from players.models import Participant
 
@@ -77,14 +79,21 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ["name", "code", "city"]
     date_hierarchy = "date"
     autocomplete_fields = ["organizer"]
-    readonly_fields = ["created_at", "match_link", "standing_link"]
+    readonly_fields = ["created_at", "match_link", "standing_link", "add_match_link"]
     fieldsets = [
         (None, {"fields": ["name", "code", "date", "format", "team_size", "structure", "player_count"]}),
         ("Rating", {"fields": ["k", "level2_judge", "level"]}),
         ("Place", {"fields": ["country", "city"]}),
         ("Administration", {"fields": ["organizer", "status", "created_at"]}),
-        ("Results", {"fields": ["match_link", "standing_link"]}),
+        ("Results", {"fields": ["match_link", "standing_link", "add_match_link"]}),
     ]
+
+    @admin.display(description="missing match")
+    def add_match_link(self, event):
+        if event.pk is None:
+            return "—"
+        url = reverse("corrections:match_add", args=[event.pk])
+        return format_html('<a href="{}">Add a match, with a reason and an impact preview</a>', url)
 
     @admin.display(description="matches")
     def match_link(self, event):
@@ -102,13 +111,36 @@ class EventAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{} {}</a>', url, count, label)
 
 
+RESULT_FIELDS = ["games1", "games2", "draws", "elimination"]
+PAIRING_FIELDS = ["event", "round", "participant1", "participant2"]
+
+
 class MatchAdminForm(forms.ModelForm):
+    """A match added or its result corrected, always with a reason: both are recorded as corrections (SPEC 5)."""
+
+    correction_reason = forms.CharField(
+        label="Reason",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Why the match is added or its result changed: recorded with the old and new result in the "
+        "public correction log.",
+    )
+
     class Meta:
         model = Match
-        fields = ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"]
+        fields = [*PAIRING_FIELDS, *RESULT_FIELDS]
+
+    def result(self) -> Result:
+        return Result(*(self.cleaned_data[name] for name in RESULT_FIELDS))
 
     def clean(self):
         cleaned_data = super().clean()
+        if self.instance.pk is not None:
+            if not self.has_changed() or not set(self.changed_data) & set(RESULT_FIELDS):
+                raise forms.ValidationError("The result is the one already recorded: nothing to correct.")
+            if self.instance.participant2_id is None:
+                raise forms.ValidationError("A bye has no result to correct: it is never rated.")
+            return cleaned_data
         event, round_number = cleaned_data.get("event"), cleaned_data.get("round")
         if event is None:
             return cleaned_data
@@ -133,6 +165,12 @@ class MatchAdminForm(forms.ModelForm):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
+    """Matches are changed through the correction services: a reason, a Correction record and a recompute.
+
+    An existing match keeps its pairing (remove it and add the right one
+    instead); removing one asks for a reason on the site's removal page.
+    """
+
     form = MatchAdminForm
     list_display = ["event", "round", "participant1", "participant2", "games", "draws", "elimination", "result"]
     list_filter = [EventFilter, "elimination", "round", MatchResultFilter]
@@ -158,6 +196,52 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description="result")
     def result(self, match):
         return match.result.label
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        return [*PAIRING_FIELDS, "corrections"]
+
+    def get_fields(self, request, obj=None):
+        fields = [*PAIRING_FIELDS, *RESULT_FIELDS, "correction_reason"]
+        return fields if obj is None else [*fields, "corrections"]
+
+    @admin.display(description="corrections")
+    def corrections(self, match):
+        links = format_html(
+            '<a href="{}">Correct with an impact preview</a> · <a href="{}">Remove (with a reason)</a>',
+            reverse("corrections:match_correct", args=[match.pk]),
+            reverse("corrections:match_remove", args=[match.pk]),
+        )
+        recorded = format_html_join(
+            "",
+            '<li><a href="{}">{}</a></li>',
+            (
+                (
+                    correction.get_absolute_url(),
+                    f"{correction.corrected_at:%Y-%m-%d}: {correction.old_result} → {correction.new_result}",
+                )
+                for correction in match.corrections.with_names()
+            ),
+        )
+        return format_html("{}<ul>{}</ul>", links, recorded) if recorded else links
+
+    def save_model(self, request, obj, form, change):
+        reason = form.cleaned_data["correction_reason"]
+        if change:
+            match_correct(match=obj, result=form.result(), reason=reason, by=request.user)
+        else:
+            new = NewMatch(obj.event, obj.round, obj.participant1, obj.participant2, form.result())
+            obj.pk = match_add(new=new, reason=reason, by=request.user).match_id
+
+    def delete_view(self, request, object_id, extra_context=None):
+        """Removing a match needs a reason (and shows its impact first): the site's removal page asks for both."""
+        return redirect("corrections:match_remove", match_id=object_id)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # removals one by one, each with its reason
+        return actions
 
 
 class StandingAdminForm(forms.ModelForm):

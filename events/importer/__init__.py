@@ -7,17 +7,23 @@ from django.db import transaction
 from events.importer.errors import BundleError, BundleInvalid
 from events.importer.reading import bundle_read
 from events.importer.validation import BundleValidator
-from events.importer.writing import BundleWriter, ImportReport
+from events.importer.writing import BundleWriter, ImportCorrections, ImportReport
 
 __all__ = ["BundleError", "BundleInvalid", "ImportReport", "results_import"]
 
 
-def results_import(*, source: Path | str, dry_run: bool = False, organizer=None) -> ImportReport:
+def results_import(
+    *, source: Path | str, dry_run: bool = False, organizer=None, corrected_by=None, reason: str = ""
+) -> ImportReport:
     """Validate the bundle at `source` and write what differs from the database.
 
     Raises BundleInvalid with every error found; then nothing is written.
     With dry_run the report says what would change and nothing is written.
+    Changed matches of events already rated are recorded as corrections, by
+    `corrected_by` (default: each event's organizer) for `reason` (default:
+    the re-import of the bundle).
     """
+    corrections = ImportCorrections(reason=reason or f"re-import of {Path(source).name}", by=corrected_by)
     tables, errors = bundle_read(Path(source))
     if errors:  # a file missing or unreadable: checking rows against it would only add noise
         raise BundleInvalid(errors)
@@ -25,4 +31,4 @@ def results_import(*, source: Path | str, dry_run: bool = False, organizer=None)
         bundle = BundleValidator(tables, errors).validate()
         if errors:
             raise BundleInvalid(errors)
-        return BundleWriter(bundle, dry_run=dry_run, organizer=organizer).write()
+        return BundleWriter(bundle, dry_run=dry_run, organizer=organizer, corrections=corrections).write()

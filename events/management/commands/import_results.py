@@ -1,5 +1,6 @@
 import time
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from events.importer import BundleInvalid, results_import
@@ -15,11 +16,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-recompute", action="store_true", help="Save the results but do not recompute ratings now."
         )
+        parser.add_argument(
+            "--by",
+            metavar="USERNAME",
+            help="The admin running the import: changed results of rated events are recorded as corrections "
+            "by this user (default: each event's organizer).",
+        )
 
-    def handle(self, *args, path, dry_run, no_recompute, **options):
+    def handle(self, *args, path, dry_run, no_recompute, by=None, **options):
         started = time.monotonic()
+        admin = None
+        if by:
+            admin = get_user_model().objects.filter(username=by).first()
+            if admin is None:
+                raise CommandError(f"--by {by}: no user has this username; nothing was saved.")
         try:
-            report = results_import(source=path, dry_run=dry_run)
+            report = results_import(source=path, dry_run=dry_run, corrected_by=admin, reason=f"re-import of {path}")
         except BundleInvalid as invalid:
             for error in invalid.errors:
                 self.stderr.write(str(error))
@@ -31,5 +43,5 @@ class Command(BaseCommand):
         if no_recompute:
             self.stdout.write("Ratings not recomputed (--no-recompute): run recompute_ratings when ready.")
             return
-        runs = recompute_enqueue_affected(affected=report.affected, reason=f"import of {path}")
+        runs = recompute_enqueue_affected(affected=report.affected, reason=f"import of {path}", requested_by=admin)
         self.stdout.write(f"{len(runs)} recompute(s) queued for the job worker.")

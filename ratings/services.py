@@ -10,7 +10,7 @@ SQLite serialises all writers anyway.
 import logging
 import time
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from django.db import connection, transaction
@@ -20,7 +20,7 @@ from django.utils import timezone
 from events.models import Event, EventStatus, Match, Standing
 from lib.bulk import insert_rows
 from players import geography
-from ratings import history_tables
+from ratings import category_tables
 from ratings.engine import (
     DRAW,
     LOSS,
@@ -53,7 +53,8 @@ class RecomputeResult:
     published_seconds: float = 0.0  # until the new history is committed and visible
     changed: set[int] | None = None  # who played from `since` on; None: everyone (a full recompute)
     standings: tuple[dict, dict] | None = None  # today's and last month's, when a full recompute has them
-    staging: str | None = None  # the table holding a full recompute's history until it is swapped in
+    # Fresh tables holding a full recompute's rows until they are swapped in (PostgreSQL): (model, table).
+    stagings: list[tuple] = field(default_factory=list)
 
 
 def category_events(category: Category):
@@ -82,17 +83,21 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
-        _history_changed(category, since=since, changed=result.changed, standings=result.standings)
-        if result.staging:
-            # Last: the swap locks the history table of every category until the commit.
-            history_tables.staging_publish(category.pk, result.staging)
+        _history_changed(
+            category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings
+        )
+        # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
+        for model, staging in result.stagings:
+            category_tables.staging_index(model, staging)
+        for model, staging in result.stagings:
+            category_tables.staging_swap(model, category.pk, staging)
     result.published_seconds = time.monotonic() - started
     # Lists derived from this one follow, each under its own lock: they read
     # the lists just published, and their readers need not wait for this one.
     for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
         if category.slug in derived.component_list:
             with transaction.atomic():
-                derived = Category.objects.select_for_update().get(pk=derived.pk)
+                derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
                 _history_changed(derived, since=since, changed=result.changed)
     _tidy_after_large_rewrite(category, result)
     logger.info(
@@ -106,7 +111,7 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
 
 
 def _history_changed(
-    category: Category, *, since: date | None = None, changed: set[int] | None = None, standings=None
+    category: Category, *, since: date | None = None, changed: set[int] | None = None, standings=None, stagings=None
 ) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates.
 
@@ -121,7 +126,7 @@ def _history_changed(
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since)
     else:
-        current_ratings_rebuild(category=category, standings=standings)
+        current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 
@@ -137,8 +142,8 @@ def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> No
     """
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return
-    if result.staging:
-        history_tables.analyze(category.pk)
+    if result.stagings:
+        category_tables.analyze(RatingEntry, category.pk)
     elif result.entries_written >= VACUUM_AFTER_ROWS:
         with connection.cursor() as cursor:
             cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
@@ -151,8 +156,9 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     if since is None:
         start_seq = 1
         states: dict[int, ParticipantState] = {}
-        if history_tables.swaps_tables():
-            table = result.staging = history_tables.staging_create(category.pk)
+        if category_tables.swaps_tables():
+            table = category_tables.staging_create(RatingEntry, category.pk)
+            result.stagings.append((RatingEntry, table))
         else:
             history.delete()
     else:
@@ -342,12 +348,18 @@ CURRENT_FIELDS = [
 
 
 def current_ratings_rebuild(
-    *, category: Category, today: date | None = None, standings: tuple[dict, dict] | None = None
+    *,
+    category: Category,
+    today: date | None = None,
+    standings: tuple[dict, dict] | None = None,
+    stagings: list | None = None,
 ) -> int:
     """Rewrite the category's list for `today` (default: today), with last month's ranks beside it.
 
     `standings` (today's, last month's) spares reading them back from the
     history when the caller has them: a full recompute ends with them in memory.
+    On PostgreSQL the list is written to a fresh table and swapped in: at once,
+    or by the caller when it passes `stagings` (to swap it with its history).
     """
     today = today or timezone.localdate()
     end_of_last_month = _end_of_last_month(today)
@@ -374,12 +386,19 @@ def current_ratings_rebuild(
                 before and before.region_rank, today,
             )
         )  # fmt: skip
-    CurrentRating.objects.filter(category=category).delete()
-    written = insert_rows(CurrentRating, CURRENT_FIELDS, rows)
-    if connection.vendor == "postgresql":
+    if not category_tables.swaps_tables():
+        CurrentRating.objects.filter(category=category).delete()
+        return insert_rows(CurrentRating, CURRENT_FIELDS, rows)
+    staging = category_tables.staging_create(CurrentRating, category.pk)
+    written = insert_rows(CurrentRating, CURRENT_FIELDS, rows, table=staging)
+    with connection.cursor() as cursor:
         # Fresh statistics let the planner read a page of the list from its index instead of sorting it all.
-        with connection.cursor() as cursor:
-            cursor.execute(f"ANALYZE {CurrentRating._meta.db_table}")
+        cursor.execute(f"ANALYZE {staging}")
+    if stagings is None:
+        category_tables.staging_index(CurrentRating, staging)
+        category_tables.staging_swap(CurrentRating, category.pk, staging)
+    else:
+        stagings.append((CurrentRating, staging))
     return written
 
 

@@ -14,9 +14,9 @@ from django.db import connection, transaction
 from events.importer import results_import
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Participant, Player, Team
-from ratings import history_tables, services, signals
+from ratings import category_tables, services, signals
 from ratings.engine import expected_score, rulesets
-from ratings.models import Category, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
+from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors import category_standings, ranking_list
 from ratings.services import category_recompute, recompute_enqueue, recompute_run_execute
 from tests.bundles import Bundle
@@ -693,11 +693,12 @@ def test_a_failing_recompute_marks_its_runs_failed_and_keeps_the_previous_histor
     assert late.status == EventStatus.SUBMITTED
 
 
-def test_a_failing_full_recompute_keeps_the_previous_history(monkeypatch):
+def test_a_failing_full_recompute_keeps_the_previous_history_and_list(monkeypatch):
     cat = category("constructed")
     a_world()
     category_recompute(category=cat)
     history = set(RatingEntry.objects.filter(category=cat).values_list())
+    today = set(CurrentRating.objects.filter(category=cat).values_list())
     calls = []
 
     def engine_fails_halfway(self, *args):  # after part of the new history has been written
@@ -712,43 +713,52 @@ def test_a_failing_full_recompute_keeps_the_previous_history(monkeypatch):
         category_recompute(category=cat)
 
     assert set(RatingEntry.objects.filter(category=cat).values_list()) == history
-    if history_tables.swaps_tables():  # the half-written table went with the transaction
-        assert history_tables_left() == {history_tables.partition_name(cat.pk)}
+    assert set(CurrentRating.objects.filter(category=cat).values_list()) == today
+    if category_tables.swaps_tables():  # the half-written tables went with the transaction
+        assert tables_named(f"{RatingEntry._meta.db_table}_c%") == {category_tables.partition_name(RatingEntry, cat.pk)}
 
 
-def history_tables_left() -> set[str]:
-    """The tables holding history on PostgreSQL, besides the partitioned table and its default partition."""
+def tables_named(pattern: str) -> set[str]:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE %s",
-            [f"{history_tables.PARENT}_c%"],
-        )
+        cursor.execute("SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE %s", [pattern])
         return {name for (name,) in cursor.fetchall()}
 
 
-@pytest.mark.skipif(not history_tables.swaps_tables(), reason="the history is partitioned on PostgreSQL only")
-def test_on_postgresql_a_full_recompute_swaps_in_a_partition_that_later_recomputes_update():
+def rows_by_partition(model, category_id: int) -> list[tuple[str, int]]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT tableoid::regclass::text, COUNT(*) FROM {model._meta.db_table} WHERE category_id = %s GROUP BY 1",
+            [category_id],
+        )
+        return cursor.fetchall()
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are partitioned on PostgreSQL only")
+def test_on_postgresql_a_full_recompute_swaps_in_partitions_that_later_recomputes_update():
     cat, limited = category("constructed"), category("limited")
     world = a_world()
-    partition = history_tables.partition_name(cat.pk)
 
     first = category_recompute(category=cat)
     category_recompute(category=limited)
-    assert history_tables_left() == {partition, history_tables.partition_name(limited.pk)}
+    listed = CurrentRating.objects.filter(category=cat).count()
+    assert tables_named(f"{RatingEntry._meta.db_table}_c%") == {
+        category_tables.partition_name(RatingEntry, cat.pk),
+        category_tables.partition_name(RatingEntry, limited.pk),
+    }
     again = category_recompute(category=cat)
     Match.objects.filter(event=world[-1]).update(games1=0, games2=2)
     category_recompute(category=cat, since=world[-1].date)
 
     assert first.entries_written == again.entries_written > 0
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT tableoid::regclass::text, COUNT(*) FROM {history_tables.PARENT} WHERE category_id = %s GROUP BY 1",
-            [cat.pk],
-        )
-        assert cursor.fetchall() == [(partition, first.entries_written)]
+    assert rows_by_partition(RatingEntry, cat.pk) == [
+        (category_tables.partition_name(RatingEntry, cat.pk), first.entries_written)
+    ]
+    assert rows_by_partition(CurrentRating, cat.pk) == [(category_tables.partition_name(CurrentRating, cat.pk), listed)]
+    assert not tables_named("%_next")
     # The ids stay unique across the swapped-in tables.
-    ids = list(RatingEntry.objects.values_list("id", flat=True))
-    assert len(ids) == len(set(ids))
+    for model in (RatingEntry, CurrentRating):
+        ids = list(model.objects.values_list("id", flat=True))
+        assert len(ids) == len(set(ids))
 
 
 # V:EKN -------------------------------------------------------------------------------------------------

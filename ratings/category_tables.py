@@ -1,0 +1,106 @@
+"""Rewriting one category's rows on PostgreSQL: a fresh table, indexed once, swapped in at the end.
+
+The history (RatingEntry) and today's lists (CurrentRating) are partitioned by
+category (migrations 0011 and 0012). Rewriting a category in place means
+deleting its old rows, maintaining every index row by row (a dozen on today's
+list, a trigram index among them) and vacuuming the dead rows afterwards. A
+fresh table takes the rows unindexed, builds each index in one sort, and
+replaces the category's partition in a few catalogue updates.
+
+Everything happens inside the caller's transaction: until it commits, readers
+see the old partition; a failure drops the new table with the rest of the work.
+"""
+
+import re
+
+from django.db import connection
+
+
+def swaps_tables() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def partition_name(model, category_id: int) -> str:
+    return f"{model._meta.db_table}_c{int(category_id)}"
+
+
+def staging_create(model, category_id: int) -> str:
+    """An empty table shaped like `model`'s, numbering its rows from the same sequence."""
+    parent = model._meta.db_table
+    staging = f"{partition_name(model, category_id)}_next"
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {staging}")
+        cursor.execute(f"CREATE TABLE {staging} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
+        cursor.execute(
+            f"ALTER TABLE {staging} ALTER COLUMN id SET DEFAULT nextval(pg_get_serial_sequence(%s, 'id'))", [parent]
+        )
+    return staging
+
+
+def staging_index(model, staging: str) -> None:
+    """Give `staging` the indexes and keys of `model`'s table, each built in one pass over the rows."""
+    with connection.cursor() as cursor:
+        # Each index is built in one sort; memory for it is the difference between one pass and several.
+        cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        cursor.execute(f"ALTER TABLE {staging} ALTER COLUMN id DROP DEFAULT")
+        # ATTACH adopts indexes and key constraints equal to the parent's instead of building others.
+        for number, (definition, constraint) in enumerate(_parent_indexes(cursor, model._meta.db_table)):
+            name = f"{staging}_{number}"
+            if constraint:
+                cursor.execute(f"ALTER TABLE {staging} ADD CONSTRAINT {name} {constraint}")
+            else:
+                cursor.execute(_index_on(definition, name, staging))
+
+
+def staging_swap(model, category_id: int, staging: str) -> None:
+    """Make the indexed `staging` the category's partition, replacing the old one.
+
+    Dropping the old partition locks the whole table until the transaction
+    commits: callers index first and swap last.
+    """
+    parent = model._meta.db_table
+    final = partition_name(model, category_id)
+    with connection.cursor() as cursor:
+        if _exists(cursor, final):
+            cursor.execute(f"DROP TABLE {final}")
+        else:  # the category's rows are still in the default partition
+            cursor.execute(f"DELETE FROM {parent} WHERE category_id = %s", [category_id])
+        cursor.execute(f"ALTER TABLE {staging} RENAME TO {final}")
+        for number, (_, constraint) in enumerate(_parent_indexes(cursor, parent)):
+            if constraint:
+                cursor.execute(f"ALTER TABLE {final} RENAME CONSTRAINT {staging}_{number} TO {final}_{number}")
+            else:
+                cursor.execute(f"ALTER INDEX {staging}_{number} RENAME TO {final}_{number}")
+        cursor.execute(f"ALTER TABLE {parent} ATTACH PARTITION {final} FOR VALUES IN ({int(category_id)})")
+
+
+def analyze(model, category_id: int) -> None:
+    """Statistics for a freshly swapped-in partition (after the commit: it reads a sample, not the table)."""
+    with connection.cursor() as cursor:
+        if _exists(cursor, partition_name(model, category_id)):
+            cursor.execute(f"ANALYZE {partition_name(model, category_id)}")
+
+
+def _parent_indexes(cursor, parent: str) -> list[tuple[str, str | None]]:
+    """(index definition, definition of the key constraint it backs or None) for each index of `parent`."""
+    cursor.execute(
+        """
+        SELECT pg_get_indexdef(i.indexrelid), pg_get_constraintdef(c.oid)
+        FROM pg_index i
+        LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('p', 'u')
+        WHERE i.indrelid = %s::regclass
+        ORDER BY i.indexrelid
+        """,
+        [parent],
+    )
+    return cursor.fetchall()
+
+
+def _index_on(definition: str, name: str, table: str) -> str:
+    """The parent's `CREATE [UNIQUE] INDEX x ON ONLY parent USING ...`, for `table` under `name`."""
+    return re.sub(r"INDEX \S+ ON ONLY \S+ USING", f"INDEX {name} ON {table} USING", definition, count=1)
+
+
+def _exists(cursor, table: str) -> bool:
+    cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [table])
+    return cursor.fetchone()[0]

@@ -20,7 +20,7 @@ ORGANIZE_PERMISSION = f"accounts.{ORGANIZE_EVENTS}"
 MANAGE_ALL_PERMISSION = f"accounts.{MANAGE_ALL_EVENTS}"
 
 # Every model permission of these apps goes to admins, so the admin site is theirs to use.
-ADMIN_APPS = ("accounts", "events", "players", "ratings", "axes")  # axes: lifting a sign-in lockout
+ADMIN_APPS = ("accounts", "corrections", "events", "players", "ratings", "axes")  # axes: lifting a sign-in lockout
 ADMIN_AUTH_PERMISSIONS = ("view_user", "change_user", "view_group")
 
 

@@ -297,3 +297,14 @@ def test_the_demo_world_comes_with_a_demo_organizer_and_admin(client, capsys):
     assert sign_in(admin, "admin", "admin-demo").status_code == 302
     assert admin.get("/admin/").status_code == 200
     assert admin.get("/organize/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "permission", ["corrections.view_correction", "corrections.change_appeal", "ratings.view_rankingsnapshot"]
+)
+def test_admins_hold_the_permissions_of_models_added_after_the_roles(permission):
+    app_label, codename = permission.split(".")
+    # As the migrations left the groups, before any factory completes them.
+    admins = Group.objects.get(name=ADMINS).permissions
+    assert admins.filter(content_type__app_label=app_label, codename=codename).exists()
+    assert not OrganizerFactory().has_perm(permission)

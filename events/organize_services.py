@@ -10,9 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.selectors import user_can_organize, user_manages_all_events
+from corrections.models import CorrectionSource
 from events.importer.event_results import EventResultsCheck, event_ref, event_results_check
 from events.importer.validation import ValidBundle
-from events.importer.writing import BundleWriter, ImportReport
+from events.importer.writing import BundleWriter, ImportCorrections, ImportReport
 from events.models import Event, EventStatus
 from events.organize_results import stored_results_files
 from players.models import Player, Team, team_member_key
@@ -133,7 +134,11 @@ def event_results_replace(
         raise ResultsInvalid(check)
     _keep_stored_players_and_teams(check)
     _drop_what_nobody_plays(check)
-    writer = BundleWriter(check.bundle, dry_run=False, organizer=event.organizer)
+    # An admin changing a submitted event's results corrects them: each change is logged (SPEC 5).
+    corrections = ImportCorrections(
+        reason=f"results of {event} replaced on its organizer page", by=by, source=CorrectionSource.ADMIN
+    )
+    writer = BundleWriter(check.bundle, dry_run=False, organizer=event.organizer, corrections=corrections)
     player_ids = writer.write_players()
     team_ids = writer.write_teams(player_ids)
     writer.write_results({event_ref(event): (event.pk, True)}, player_ids, team_ids)

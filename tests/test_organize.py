@@ -12,6 +12,7 @@ from django.template.defaultfilters import filesizeformat
 from django.test import Client
 
 from accounts.factories import AdminFactory, OrganizerFactory
+from corrections.models import Correction, CorrectionSource
 from events.models import Event, EventStatus, Match, Standing
 from events.organize_factories import EventFactory, PlayerFactory
 from players.models import Player
@@ -618,7 +619,7 @@ def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(client_of, ev
     client_of.post(f"/organize/events/{event.pk}/submit/")
     recompute_run_execute(run_id=RecomputeRun.objects.get().pk)
     admin = Client()
-    admin.force_login(AdminFactory())
+    admin.force_login(admin_user := AdminFactory())
 
     response = upload(admin, event, matches=MATCH_HEADER + "1,1002,1001,2,0,0,0\n")
 
@@ -626,6 +627,14 @@ def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(client_of, ev
     assert results_of(event) == [(1, "1001", "1002", 0, 2, 0, False)]
     queued = RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED)
     assert [(run.category.slug, run.since) for run in queued] == [("constructed", event.date)]
+    # Each change is a correction like any other: logged with who and why (SPEC 5).
+    corrections = Correction.objects.all()
+    assert {(each.source, each.corrected_by, each.event_id) for each in corrections} == {
+        (CorrectionSource.ADMIN, admin_user, event.pk)
+    }
+    assert {
+        (each.kind, each.old_games1, each.old_games2, each.new_games1, each.new_games2) for each in corrections
+    } >= {("result", 2, 1, 0, 2)}
 
 
 def test_an_organizer_deletes_their_draft(client_of, event, players):

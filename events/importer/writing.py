@@ -123,6 +123,7 @@ class ImportCorrections:
 
     reason: str
     by: object = None
+    source: str = CorrectionSource.IMPORT
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,7 +472,7 @@ class BundleWriter:
             rows.append(
                 Correction(
                     kind=kind,
-                    source=CorrectionSource.IMPORT,
+                    source=self.corrections.source,
                     match_id=None if kind == CorrectionKind.REMOVAL else pk,
                     event_id=match.event_id,
                     event_name=record.name,

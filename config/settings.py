@@ -39,8 +39,6 @@ INSTALLED_APPS = [
     "django_countries",
     "django_tables2",
     "django_filters",
-    "django_tasks",
-    "django_tasks_db",
     "axes",  # django-axes: sign-in rate limit
     "accounts",
     "players",
@@ -50,9 +48,13 @@ INSTALLED_APPS = [
     "calculator",
     "corrections",  # appeals, corrections and their public log
     "ninja",  # django-ninja: only so that its Swagger UI is served from its own static files, never a CDN
+    # After `ratings`, whose `db_worker` (the library's worker plus recovery) must win over the library's own.
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
+    "config.health.health_check",  # first: GET /healthz answers before host checks and the HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -98,10 +100,14 @@ TEMPLATES = [
     },
 ]
 
+# Production keeps each process's connection for a minute instead of one per
+# request; every request first checks that a kept connection still works, so
+# after a database restart or failover the site reconnects by itself.
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0 if DEBUG else 60),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -153,26 +159,38 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# Recompute jobs (docs/reliability.md): a job whose database connection failed is
+# retried after this many seconds; workers look for runs a stopped worker left
+# "running" at start and every RECOMPUTE_RECOVER_SECONDS.
+RECOMPUTE_RETRY_SECONDS = env_int("RECOMPUTE_RETRY_SECONDS", 10)
+RECOMPUTE_RECOVER_SECONDS = env_int("RECOMPUTE_RECOVER_SECONDS", 60)
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ratings@localhost")
 
 DJANGO_TABLES2_TEMPLATE = "players/table.html"  # the site's own table markup and styles
 
-# Past-date ranking lists are computed from the history and cached (keyed by the
-# category's history version). One process's memory by default, bounded; set
-# CACHE_URL-style backends here for several machines (see docs).
+# What is cached (a player's timeline, where a list's players come from) is keyed
+# by the category's history version, so a cache is never wrong, only cold. One
+# process's memory by default, bounded; several machines share one cache with
+# CACHE_BACKEND=django.core.cache.backends.redis.RedisCache and
+# CACHE_LOCATION=redis://host:6379/1, or the database cache (docs/deployment.md).
+CACHE_BACKEND = env_str("CACHE_BACKEND", "django.core.cache.backends.locmem.LocMemCache")
 CACHES = {
     "default": {
-        "BACKEND": env_str("CACHE_BACKEND", "django.core.cache.backends.locmem.LocMemCache"),
+        "BACKEND": CACHE_BACKEND,
         "LOCATION": env_str("CACHE_LOCATION", "ratings"),
         "TIMEOUT": 3600,
-        "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 200)},
+        "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", ""),  # sites sharing one Redis need different prefixes
     }
 }
+if not CACHE_BACKEND.endswith(("RedisCache", "PyMemcacheCache", "PyLibMCCache")):
+    CACHES["default"]["OPTIONS"] = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 200)}
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"  # sent on links into the site, never on another site's forms or fetches
+CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

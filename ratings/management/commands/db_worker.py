@@ -1,0 +1,74 @@
+"""django-tasks-db's `db_worker`, made to survive what happens to workers in production.
+
+It is the library's worker (same options; INSTALLED_APPS lists `ratings`
+before `django_tasks_db` so that this command is the one `manage.py db_worker`
+runs) plus two things:
+
+- Recompute runs a stopped worker left "running" are queued again when the
+  worker starts and every RECOMPUTE_RECOVER_SECONDS (setting) while it runs
+  (`ratings.services.recompute_runs_recover`; each recompute job does it too).
+- When the database goes away (a restart, a failover, a network cut) the
+  library's loop raises; this worker waits and starts the loop again
+  instead of exiting, so it needs no restart by hand.
+"""
+
+import logging
+import os
+import threading
+import time
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
+from django_tasks_db.management.commands import db_worker
+
+from ratings.services import recompute_runs_recover
+
+logger = logging.getLogger("ratings.worker")
+
+RETRY_FIRST, RETRY_MOST = 1.0, 30.0  # seconds to wait for the database, doubling up to the most
+
+
+def _recover(*, single_worker: bool = False) -> None:
+    try:
+        recompute_runs_recover(single_worker=single_worker)
+    except (OperationalError, InterfaceError) as error:
+        logger.warning("could not look for stale recompute runs (database unavailable): %s", error)
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()  # this thread's connection; the next use opens a fresh one
+
+
+def _recover_periodically(stop: threading.Event, every: float) -> None:
+    while not stop.wait(every):
+        _recover()
+
+
+class Command(db_worker.Command):
+    help = db_worker.Command.help + " (recovers stale recompute runs; waits out database outages)"
+
+    def handle(self, *args, batch, reload, **options):
+        in_reloader_parent = reload and not batch and os.environ.get(DJANGO_AUTORELOAD_ENV) != "true"
+        stop = threading.Event()
+        if not batch and not in_reloader_parent:
+            threading.Thread(
+                target=_recover_periodically,
+                args=(stop, settings.RECOMPUTE_RECOVER_SECONDS),
+                name="recompute-recover",
+                daemon=True,
+            ).start()
+        wait = RETRY_FIRST
+        try:
+            while True:
+                if not in_reloader_parent:
+                    # On SQLite a starting worker takes itself for the only one (make run starts one).
+                    _recover(single_worker=True)
+                try:
+                    return super().handle(*args, batch=batch, reload=reload, **options)
+                except (OperationalError, InterfaceError) as error:
+                    logger.warning("database unavailable (%s); starting again in %.0f s", error, wait)
+                    connection.close()
+                    time.sleep(wait)
+                    wait = min(wait * 2, RETRY_MOST)
+        finally:
+            stop.set()

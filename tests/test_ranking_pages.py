@@ -48,8 +48,9 @@ LEVELS = {
 
 def tied_world(tmp_path) -> Bundle:
     """Sixty players in thirty pairs; the first twenty-one pairs meet on the 10th of every month, the rest only in
-    the first month. A pair's result depends on the pair (win, draw or loss), so equal ratings abound. Ranked
-    after three matches: the last eighteen players stay unranked."""
+    the first month. An even pair's result is always the same (win, draw or loss, by pair), so equal ratings
+    abound; an odd pair's changes every month, so the order changes too. Ranked after three matches: the last
+    eighteen players stay unranked."""
     bundle = Bundle(tmp_path)
     bundle.rows = {file: [] for file in bundle.rows}
     bundle.absent = {"teams.csv", "standings.csv"}
@@ -62,7 +63,7 @@ def tied_world(tmp_path) -> Bundle:
         event = f"E{month}"
         bundle.add_event(event, date=first_day.replace(day=10).isoformat(), format="standard", k="16")
         for pair in range(30 if month == 0 else 21):
-            games = [(2, 0, 0), (1, 1, 1), (0, 2, 0)][pair % 3]
+            games = [(2, 0, 0), (1, 1, 1), (0, 2, 0)][(pair + month * (pair % 2)) % 3]
             bundle.add_match(event, 1, f"P{2 * pair:02d}", f"P{2 * pair + 1:02d}", *games)
     return bundle
 
@@ -74,15 +75,16 @@ def world(db, tmp_path):
     return Category.objects.get(slug="constructed")
 
 
-def listed(response) -> list[tuple[str, int | None]]:
+def listed(response) -> list[tuple]:
     assert response.status_code == 200
-    return [(row.record.display_id, row.record.rank) for row in response.context["table"].paginated_rows]
+    rows = response.context["table"].paginated_rows
+    return [(row.record.display_id, row.record.rank, row.record.rating, row.record.matches) for row in rows]
 
 
-def expected(category: Category, *, ranked: bool, as_of: date | None = None, **level) -> list[tuple[str, int | None]]:
-    """The list as `ranking_list` computes it from the history: (number, rank), best first."""
+def expected(category: Category, *, ranked: bool, as_of: date | None = None, **level) -> list[tuple]:
+    """The list as `ranking_list` computes it from the history: (number, rank, rating, matches), best first."""
     rows = ranking_list(category=category, as_of=as_of, **level)
-    return [(row.player_id, row.rank) for row in rows if row.ranked == ranked]
+    return [(row.player_id, row.rank, row.rating, row.matches) for row in rows if row.ranked == ranked]
 
 
 def query(**params) -> str:
@@ -102,7 +104,7 @@ def in_pages(rows: list) -> list[list]:
 
 
 def test_the_world_has_ties_across_page_boundaries(world):
-    ranks = [rank for _, rank in expected(world, ranked=True)]
+    ranks = [rank for _, rank, _, _ in expected(world, ranked=True)]
     assert len(ranks) == 42
     shared = [index for index in range(1, len(ranks)) if ranks[index] == ranks[index - 1] and index % PER_PAGE == 0]
     assert shared, "no tie group crosses a page boundary"
@@ -131,7 +133,7 @@ def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, wo
         response = client.get(f"/rankings/constructed/?sort={sort}&per_page={PER_PAGE}&page={page}")
         shown += [row.record for row in response.context["table"].paginated_rows]
 
-    assert sorted((row.display_id, row.rank) for row in shown) == sorted(everyone)  # every row once, with its rank
+    assert sorted((row.display_id, row.rank, row.rating, row.matches) for row in shown) == sorted(everyone)
     values = [getattr(row, field) for row in shown]
     assert values == sorted(values, reverse=sort.startswith("-"))
 
@@ -146,10 +148,13 @@ def test_a_page_past_the_end_shows_the_last_page(client, world):
 
 
 def past_dates() -> list[date]:
-    """A mid-month date, a later day of that month, an earlier month end, the last month of play, yesterday."""
+    """A mid-month date, a later day of that month, an earlier month end, the days of and before an event,
+    the last month of play, yesterday."""
     return [
         FIRST_DAYS[3].replace(day=15),
         FIRST_DAYS[3].replace(day=25),
+        FIRST_DAYS[4].replace(day=10),
+        FIRST_DAYS[2].replace(day=9),
         end_of_previous_month(FIRST_DAYS[2]),
         FIRST_DAYS[5].replace(day=12),
         TODAY - timedelta(days=1),
@@ -186,13 +191,13 @@ def test_past_movement_is_the_change_of_rank_since_the_month_before(client, worl
     # today's list less what came after (month 4): its ranks are the previous ranks.
     as_of = FIRST_DAYS[month].replace(day=20)
     for level, place in LEVELS.items():
-        before = dict(expected(world, ranked=True, as_of=end_of_previous_month(as_of), **place))
+        before = {row[0]: row[1] for row in expected(world, ranked=True, as_of=end_of_previous_month(as_of), **place)}
 
         response = client.get(f"/rankings/constructed/?{query(**place, as_of=as_of.isoformat(), per_page=50)}")
 
         rows = response.context["table"].paginated_rows
         assert [(row.record.display_id, row.record.previous_rank) for row in rows] == [
-            (number, before.get(number)) for number, _ in expected(world, ranked=True, as_of=as_of, **place)
+            (number, before.get(number)) for number, *_ in expected(world, ranked=True, as_of=as_of, **place)
         ], level
 
 

@@ -150,39 +150,66 @@ def page_measure(client, name: str, url: str, *, repeat: int = 15) -> PageFigure
 def pages_measure() -> list[PageFigure]:
     from django.test import Client
 
-    from ratings.models import CurrentRating
+    from ratings.models import CurrentRating, RankingSnapshot, SnapshotRating
 
     client = Client()
     category = Category.objects.get(slug="constructed")
-    ranked = CurrentRating.objects.filter(category=category, ranked=True).count()
-    last_page = max(1, (ranked + 49) // 50)
-    sample = CurrentRating.objects.filter(category=category, ranked=True).exclude(region="").order_by("world_rank")[0]
+    lists = CurrentRating.objects.filter(category=category)
+    sample = lists.filter(ranked=True).exclude(region="").order_by("world_rank")[0]
+
+    def last_page(**level) -> int:
+        return max(1, (lists.filter(**level).count() + 49) // 50)
+
+    world, unranked = last_page(ranked=True), last_page(ranked=False)
+    continent = last_page(ranked=True, continent=sample.continent)
+    country = last_page(ranked=True, country=sample.country)
+    base = "/rankings/constructed/"
     past = (date.today().replace(day=1) - timedelta(days=400)).isoformat()
-    marathon_matches = (
-        CurrentRating.objects.filter(category=category, display_id=MARATHON_ID)
-        .values_list("matches", flat=True)
-        .first()
-    )
+    marathon_matches = lists.filter(display_id=MARATHON_ID).values_list("matches", flat=True).first()
+    search = "?q=" + sample.name.split()[0]
     pages = [
         ("ranking: world, page 1", "/rankings/constructed/"),
-        (f"ranking: world, last page ({last_page})", f"/rankings/constructed/?page={last_page}"),
+        (f"ranking: world, last page ({world})", f"/rankings/constructed/?page={world}"),
+        (f"ranking: world, middle page ({world // 2})", f"/rankings/constructed/?page={world // 2}"),
         ("ranking: continent", f"/rankings/constructed/?continent={sample.continent}"),
+        (f"ranking: continent, last page ({continent})", f"{base}?continent={sample.continent}&page={continent}"),
         ("ranking: country", f"/rankings/constructed/?country={sample.country}"),
+        (f"ranking: country, last page ({country})", f"/rankings/constructed/?country={sample.country}&page={country}"),
         ("ranking: region", f"/rankings/constructed/?country={sample.country}&region={sample.region}"),
         ("ranking: unranked list", "/rankings/constructed/?list=unranked"),
-        ("ranking: search", "/rankings/constructed/?q=" + sample.name.split()[0]),
-        (f"ranking: as of {past} (cached)", f"/rankings/constructed/?as_of={past}"),
+        (f"ranking: unranked, last page ({unranked})", f"/rankings/constructed/?list=unranked&page={unranked}"),
+        (f"ranking: unranked, middle page ({unranked // 2})", f"{base}?list=unranked&page={unranked // 2}"),
+        ("ranking: search", f"/rankings/constructed/{search}"),
+        ("ranking: sorted by name, page 2", "/rankings/constructed/?sort=name&page=2"),
+        (f"ranking: as of {past}", f"/rankings/constructed/?as_of={past}"),
+        (f"ranking: as of {past}, last page", f"/rankings/constructed/?as_of={past}&page={world}"),
+        (f"ranking: as of {past}, country", f"/rankings/constructed/?as_of={past}&country={sample.country}"),
+        (f"ranking: as of {past}, unranked", f"/rankings/constructed/?as_of={past}&list=unranked"),
+        (f"ranking: as of {past}, search", f"/rankings/constructed/{search}&as_of={past}"),
         (f"player page ({marathon_matches} matches)", f"/players/{MARATHON_ID}/"),
         ("player page, history page 40", f"/players/{MARATHON_ID}/?page=40"),
-    ]
+    ]  # fmt: skip
+    # Past lists are written on their first request: start from none, so the first requests below are first.
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {SnapshotRating._meta.db_table}, {RankingSnapshot._meta.db_table}")
     with override_settings(DEBUG=False):  # as in production: no query log, no debug templates
         figures = [page_measure(client, name, url) for name, url in pages]
-    # A past date nobody asked for yet: computed from the history, then cached.
-    started = time.perf_counter()
-    client.get(f"/rankings/constructed/?as_of={(date.today() - timedelta(days=333)).isoformat()}")
-    first = (time.perf_counter() - started) * 1000
-    figures.append(PageFigure("ranking: a new past date, first request", first, first, -1))
+        # A past date nobody asked for yet today: its list and the month end's before it are written.
+        day = date.today() - timedelta(days=333)
+        figures.append(_first_request("ranking: a new past date, first request", day, client))
+        # Another day of that month: written from the month end's list and the history in between.
+        other = day + timedelta(days=1 if day.day < 20 else -1)
+        figures.append(_first_request("ranking: a day of the same month, first request", other, client))
     return figures
+
+
+def _first_request(name: str, day: date, client) -> PageFigure:
+    started = time.perf_counter()
+    response = client.get(f"/rankings/constructed/?as_of={day.isoformat()}")
+    first = (time.perf_counter() - started) * 1000
+    if response.status_code != 200:
+        raise RuntimeError(f"as_of={day} answered {response.status_code}")
+    return PageFigure(f"{name} ({day.isoformat()})", first, first, -1)
 
 
 def limit_measure(category: Category) -> tuple[float, float, int]:

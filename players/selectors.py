@@ -387,22 +387,6 @@ def _opponents_read(category: Category, participant_id: int, limit: int) -> list
     ]
 
 
-@dataclass(slots=True)
-class EloSummary:
-    """What a participant's page shows of their whole history in an Elo category."""
-
-    timeline: Timeline
-    opponents: list[Opponent]
-
-
-def elo_summary(*, category: Category, participant_id: int) -> EloSummary:
-    """The participant's timeline and frequent opponents in the category (both cached until the next recompute)."""
-    return EloSummary(
-        rating_timeline(category=category, participant_id=participant_id),
-        frequent_opponents(category=category, participant_id=participant_id),
-    )
-
-
 # V:EKN --------------------------------------------------------------------------------
 
 

@@ -304,7 +304,7 @@ def _snapshots_prune(category: Category, today: date) -> int:
 def _vacuum_after_prune(deleted: int) -> None:
     """Clear the deleted rows once their deletion is committed, as the recompute does for the history: every
     day's first lists replace the day before's, and dead rows left in the indexes made writing a list of
-    55,000 rows twice as slow. (Where autovacuum runs it would get there too, later.)"""
+    55,000 rows about 40 % slower. (Where autovacuum runs it would get there too, later.)"""
     if connection.vendor != "postgresql" or connection.in_atomic_block or not deleted:
         return
     with connection.cursor() as cursor:

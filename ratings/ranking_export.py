@@ -10,12 +10,12 @@ from collections.abc import Iterable, Iterator
 
 from ratings.ranking_pages import EXPORT_COLUMNS
 
-FORMULA_STARTS = ("=", "+", "-", "@")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheets read as the start of a formula
 BATCH = 1000
 
 
 def spreadsheet_safe(text: str) -> str:
-    """Keep a spreadsheet from running a name as a formula (CSV injection): a leading quote makes it text."""
+    """Keep a spreadsheet from running a name or id as a formula (CSV injection): a leading quote makes it text."""
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
@@ -46,8 +46,8 @@ def _csv_lines(rows: Iterable[tuple]) -> Iterator[str]:
     yield writer.writerow(EXPORT_COLUMNS)
     for rank, player_id, name, country, region, rating, matches, ranked in rows:
         yield writer.writerow(
-            ["" if rank is None else rank, player_id, spreadsheet_safe(name), country, region, repr(rating), matches,
-             int(ranked)]
+            ["" if rank is None else rank, spreadsheet_safe(player_id), spreadsheet_safe(name), country, region,
+             repr(rating), matches, int(ranked)]
         )  # fmt: skip
 
 

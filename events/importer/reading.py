@@ -5,6 +5,7 @@ import csv
 import io
 import operator
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,13 +88,18 @@ def _line_of_offset(data: bytes, offset: int) -> int:
 
 def _decode(file: str, data: bytes, errors: list[BundleError]) -> str | None:
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         # utf-8-sig decodes after the byte-order mark, so offsets start past it.
         bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
         line = _line_of_offset(data, exc.start + bom)
         errors.append(BundleError(file, line, "-", "the file is not valid UTF-8 text"))
         return None
+    if "\x00" in text:  # no text has it, and PostgreSQL refuses it in any text column
+        line = _line_of_offset(data, data.index(b"\x00"))
+        errors.append(BundleError(file, line, "-", "the file holds binary data (a NUL character), not CSV text"))
+        return None
+    return text
 
 
 def _parse_table(
@@ -131,10 +137,23 @@ def _files_in_folder(folder: Path) -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name in BUNDLE_FILES if (folder / name).is_file()}
 
 
+# What zipfile raises for a damaged or unusual archive (bad checksums, cut short, encrypted, unknown compression).
+ZIP_DAMAGE = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    EOFError,
+    OSError,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+    zlib.error,
+)
+
+
 def _files_in_zip(path: Path, errors: list[BundleError]) -> dict[str, bytes]:
     try:
         archive = zipfile.ZipFile(path)
-    except zipfile.BadZipFile:
+    except ZIP_DAMAGE:
         errors.append(BundleError(path.name, 1, "-", "not a valid .zip file"))
         return {}
     with archive:
@@ -149,7 +168,15 @@ def _files_in_zip(path: Path, errors: list[BundleError]) -> dict[str, bytes]:
         if sum(info.file_size for info in members.values()) > MAX_UNPACKED_BYTES:
             errors.append(BundleError(path.name, 1, "-", "the archive unpacks to more than 2 GiB"))
             return {}
-        return {name: archive.read(info) for name, info in members.items()}
+        files = {}
+        for name, info in members.items():
+            try:
+                files[name] = archive.read(info)
+            except ZIP_DAMAGE as exc:
+                errors.append(
+                    BundleError(name, 1, "-", f"cannot be unpacked from {path.name}: the archive is damaged ({exc})")
+                )
+        return files
 
 
 def bundle_read(source: Path) -> tuple[dict[str, Table], list[BundleError]]:

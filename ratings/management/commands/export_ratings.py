@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from players import geography
 from ratings.models import Category
+from ratings.ranking_export import spreadsheet_safe
 from ratings.selectors import ranking_list
 
 COLUMNS = ["rank", "player_id", "name", "country", "region", "rating", "matches", "ranked"]
@@ -71,8 +72,8 @@ class Command(BaseCommand):
             writer.writerow(
                 [
                     "" if record["rank"] is None else record["rank"],
-                    record["player_id"],
-                    record["name"],
+                    spreadsheet_safe(record["player_id"]),  # CSV is opened in spreadsheets: no formulas
+                    spreadsheet_safe(record["name"]),
                     record["country"],
                     record["region"],
                     repr(record["rating"]),

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
-from django.db.models import F, Min
+from django.db.models import F
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
@@ -35,6 +35,7 @@ from ratings.engine import (
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.selectors import Standing as RatingStanding
 from ratings.selectors import chunked, elo_standings, participant_identities, ranking_rows, ranking_rows_from
+from ratings.snapshots import history_last_seq
 
 logger = logging.getLogger(__name__)
 
@@ -167,10 +168,8 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         else:
             history.delete()
     else:
-        start_seq = history.filter(event_date__gte=since).aggregate(first=Min("seq"))["first"]
-        if start_seq is None:
-            last = history.order_by("-seq").values_list("seq", flat=True).first()
-            start_seq = (last or 0) + 1
+        # The history is in date order along seq: bisect it rather than scan every row's date.
+        start_seq = history_last_seq(category, since - timedelta(days=1)) + 1
         later = history.filter(seq__gte=start_seq)
         later.delete()
 

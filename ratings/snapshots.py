@@ -89,9 +89,11 @@ _ROWS = SnapshotRating._meta.db_table
 
 
 def _elo_snapshot_insert(snapshot_id: int, category: Category, as_of: date, base: RankingSnapshot | None) -> None:
-    last_seq = _last_seq(category, as_of)
+    last_seq = history_last_seq(category, as_of)
     if base is not None:
-        standings, params = _standings_from_snapshot(category, base.pk, _last_seq(category, base.as_of), last_seq)
+        standings, params = _standings_from_snapshot(
+            category, base.pk, history_last_seq(category, base.as_of), last_seq
+        )
     else:
         total = RatingEntry.objects.filter(category=category).aggregate(last=Max("seq"))["last"] or 0
         if total - last_seq < last_seq:
@@ -101,7 +103,7 @@ def _elo_snapshot_insert(snapshot_id: int, category: Category, as_of: date, base
     _ranked_insert(snapshot_id, category, standings, params)
 
 
-def _last_seq(category: Category, day: date) -> int:
+def history_last_seq(category: Category, day: date) -> int:
     """The seq of the category's last match up to `day` (0 before the first), by bisection of the rating order.
 
     Matches are rated in date order, so dates never decrease along seq: some

@@ -11,7 +11,7 @@ current one, their last history row. Nothing is written.
 import math
 from dataclasses import dataclass, field
 
-from django.db.models import Max, Min
+from django.db.models import Max
 
 from events.models import Event, EventStatus, Match
 from ratings.engine import ruleset_for
@@ -20,6 +20,7 @@ from ratings.selectors import participant_identities
 from ratings.services import (
     categories_rating,
     category_events,
+    history_start_seq,
     match_result,
     matches_in_rating_order,
     states_before,
@@ -98,7 +99,7 @@ def _replay(impact: CategoryImpact, change: MatchChange) -> None:
     since = event.date
     history = RatingEntry.objects.filter(category=category)
     last_seq = history.aggregate(last=Max("seq"))["last"] or 0
-    start_seq = history.filter(event_date__gte=since).aggregate(first=Min("seq"))["first"] or last_seq + 1
+    start_seq = history_start_seq(category, since)
 
     events = {
         pk: (day, k, players, judge)

@@ -11,23 +11,12 @@ Nothing is written: published ratings (RatingEntry, CurrentRating) stay as they 
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db.models import Count, Max, Q, Sum
-
 from events.models import Event, Match, Standing
+from ratings import services
 from ratings.engine import DRAW, LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
 from ratings.engine.rulesets import DCI_1997_MIN_PLAYERS
-from ratings.models import Category, RatingEntry, Ruleset
-from ratings.services import categories_rating
-
-CHUNK = 5000
-
-
-def _history_before(category: Category, event_date: date, event_id: int | None):
-    """The category's history rows that come before the event in rating order."""
-    earlier = Q(event_date__lt=event_date)
-    if event_id is not None:
-        earlier |= Q(event_date=event_date, event_id__lt=event_id)
-    return RatingEntry.objects.filter(earlier, category=category)
+from ratings.models import Category, Ruleset
+from ratings.services import categories_rating, history_start_seq
 
 
 def states_before(
@@ -35,42 +24,13 @@ def states_before(
 ) -> dict[int, ParticipantState]:
     """Each participant's state in `category` just before an event on `event_date` (recorded as `event_id`).
 
-    The state is their last history row before the event: rating after it and
-    matches played. Participants still provisional (dci-1997) also get the
-    running wins, losses and sum of opponents' ratings that the provisional
-    formula needs, summed over their provisional rows. Participants without
-    history are left out: the ruleset starts them at the start rating.
+    The state after their last history row before the event, as a recompute
+    from that point would start from (the 1997 provisional totals included).
+    Participants without history are left out: the ruleset starts them at the
+    start rating.
     """
-    states: dict[int, ParticipantState] = {}
-    ordered = sorted(set(participants))
-    for start in range(0, len(ordered), CHUNK):
-        chunk = ordered[start : start + CHUNK]
-        history = _history_before(category, event_date, event_id).filter(participant_id__in=chunk)
-        last = dict(history.values("participant_id").annotate(last=Max("seq")).values_list("participant_id", "last"))
-        rows = history.filter(seq__in=set(last.values())).values_list(
-            "participant_id", "seq", "rating_after", "matches"
-        )
-        for participant, seq, rating, matches in rows:
-            if last.get(participant) == seq:  # a seq is one match: the opponent's row shares it
-                states[participant] = ParticipantState(rating=rating, matches=matches)
-    provisional = sorted(p for p, state in states.items() if state.matches < category.provisional_until)
-    for start in range(0, len(provisional), CHUNK):
-        chunk = provisional[start : start + CHUNK]
-        rows = (
-            _history_before(category, event_date, event_id)
-            .filter(participant_id__in=chunk, provisional=True)
-            .values("participant_id")
-            .annotate(
-                wins=Count("id", filter=Q(score=1.0)),
-                losses=Count("id", filter=Q(score=0.0)),
-                opponent_sum=Sum("opponent_rating"),
-            )
-            .values_list("participant_id", "wins", "losses", "opponent_sum")
-        )
-        for participant, wins, losses, opponent_sum in rows:
-            state = states[participant]
-            state.wins, state.losses, state.opponent_rating_sum = wins, losses, float(opponent_sum or 0.0)
-    return states
+    start_seq = history_start_seq(category, event_date, event_id=event_id)
+    return services.states_before(category, start_seq, set(participants))
 
 
 # Elo categories -------------------------------------------------------------------------------

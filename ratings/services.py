@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Min
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
@@ -168,8 +168,7 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         else:
             history.delete()
     else:
-        # The history is in date order along seq: bisect it rather than scan every row's date.
-        start_seq = history_last_seq(category, since - timedelta(days=1)) + 1
+        start_seq = history_start_seq(category, since)
         later = history.filter(seq__gte=start_seq)
         later.delete()
 
@@ -261,6 +260,23 @@ def _standings_now(category: Category, states: dict, last_played: dict) -> dict[
         )
         for participant, state in states.items()
     }
+
+
+def history_start_seq(category: Category, day: date, *, event_id: int | None = None) -> int:
+    """The seq where the category's history reaches `day` (with `event_id`: that event, among the day's).
+
+    The history is in rating order along seq (date, then the order events
+    were recorded): the day is found by bisection rather than by scanning
+    every row's date, and the event among the rows of that one day.
+    """
+    start = history_last_seq(category, day - timedelta(days=1)) + 1
+    if event_id is None:
+        return start
+    end = history_last_seq(category, day)
+    later_that_day = RatingEntry.objects.filter(
+        category=category, seq__gte=start, seq__lte=end, event_id__gte=event_id
+    ).aggregate(first=Min("seq"))["first"]
+    return end + 1 if later_that_day is None else later_that_day
 
 
 def states_before(category: Category, start_seq: int, participants: set[int]) -> dict[int, ParticipantState]:

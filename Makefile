@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: install run test lint ci migrations-check bench
+.PHONY: install run test lint ci migrations-check bench serve-prod loadtest faults audit ops-install
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,31 @@ bench: install
 	psql "$(BENCH_DATABASE_URL)" -c "SELECT 1" >/dev/null 2>&1 || createdb -h 127.0.0.1 -U postgres $(notdir $(BENCH_DATABASE_URL))
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench $(BENCH_ARGS)
+
+# Production serving on this machine: migrations, static files, job workers and gunicorn (docs/deployment.md).
+# Needs DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL; JOB_WORKERS (default 2) job workers.
+serve-prod: install
+	bash scripts/serve_prod.sh
+
+# Load and fault tests, the dependency audit: tools of scripts/requirements-ops.txt (docs/reliability.md).
+$(VENV)/.ops-installed: scripts/requirements-ops.txt $(VENV)/.installed
+	$(VENV)/bin/pip install --quiet -r scripts/requirements-ops.txt
+	touch $@
+
+ops-install: $(VENV)/.ops-installed
+
+# 50 users for 60 s on a 100,000-player world (loaded once into LOAD_DATABASE_URL) while full recomputes run.
+LOAD_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ratings_load
+loadtest: ops-install
+	$(PY) scripts/loadtest.py --database-url $(LOAD_DATABASE_URL) $(LOADTEST_ARGS)
+
+# A worker killed mid-recompute on the load test's world, then PostgreSQL restarted under load (a private cluster).
+faults: ops-install
+	$(PY) scripts/fault_worker_kill.py --database-url $(LOAD_DATABASE_URL)
+	$(PY) scripts/fault_pg_restart.py
+
+audit: ops-install
+	$(PY) scripts/audit_dependencies.py requirements.txt scripts/requirements-ops.txt
 
 ci:
 	bash .ci/run

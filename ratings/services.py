@@ -11,7 +11,7 @@ import logging
 import time
 from array import array
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -662,14 +662,8 @@ def recompute_run_execute(*, run_id: int) -> RecomputeRun:
         since = None if None in sinces else min(sinces)
         try:
             result = category_recompute(category=run.category, since=since)
-        except (OperationalError, InterfaceError) as error:
-            # Still unreachable? Then the runs stay "running" until recompute_runs_recover finds them.
-            with suppress(DatabaseError):
-                _category_runs_requeue(
-                    run.category_id,
-                    why=f"the database connection failed ({error!r:.200})",
-                    delay=timedelta(seconds=settings.RECOMPUTE_RETRY_SECONDS),
-                )
+        except _connection_errors() as error:
+            _runs_requeue_when_the_database_is_back(run.category_id, error)
             raise
         except Exception as error:
             claimed.update(status=RecomputeStatus.FAILED, finished_at=timezone.now(), error=repr(error)[:2000])
@@ -683,6 +677,34 @@ def recompute_run_execute(*, run_id: int) -> RecomputeRun:
         )
     run.refresh_from_db()
     return run
+
+
+def _connection_errors() -> tuple[type[Exception], ...]:
+    """Errors of a failed connection, as Django raises them and as the driver does (COPY uses it directly)."""
+    driver = connection.Database
+    return (OperationalError, InterfaceError, driver.OperationalError, driver.InterfaceError)
+
+
+REQUEUE_WAITS = (0, 1, 2, 4, 8)  # seconds between attempts to queue runs again while the database restarts
+
+
+def _runs_requeue_when_the_database_is_back(category_id: int, error: Exception) -> None:
+    """After a failed connection, queue the category's runs again, trying for a few seconds (a restart).
+
+    Still unreachable after that? Then the runs stay "running" until recompute_runs_recover finds them.
+    """
+    for wait in REQUEUE_WAITS:
+        time.sleep(wait)
+        try:
+            _category_runs_requeue(
+                category_id,
+                why=f"the database connection failed ({error!r:.200})",
+                delay=timedelta(seconds=settings.RECOMPUTE_RETRY_SECONDS),
+            )
+            return
+        except DatabaseError:
+            if not connection.in_atomic_block:
+                connection.close()  # the next attempt connects afresh
 
 
 ATTEMPTS_AT_MOST = 5  # a run whose worker stops this many times (killed for memory, say) is marked failed
@@ -705,7 +727,7 @@ def recompute_runs_recover(*, single_worker: bool = False) -> list[RecomputeRun]
     running = RecomputeRun.objects.filter(status=RecomputeStatus.RUNNING)
     requeued = []
     for category_id in sorted(set(running.values_list("category_id", flat=True))):
-        requeued += _category_runs_requeue(category_id, why="its worker stopped during the run")
+        requeued += _category_runs_requeue(category_id, why="its worker stopped, or lost the database, during the run")
     return requeued
 
 

@@ -225,7 +225,7 @@ def test_a_worker_killed_mid_recompute_leaves_the_previous_ratings_and_the_next_
     assert result.returncode == 0, result.stdout + result.stderr
     run.refresh_from_db()
     assert run.status == RecomputeStatus.DONE
-    assert "its worker stopped during the run; queued again (attempt 1 of 5)" in run.error
+    assert "its worker stopped, or lost the database, during the run; queued again (attempt 1 of 5)" in run.error
     event.refresh_from_db()
     assert event.status == EventStatus.RATED
     recovered = history(constructed)
@@ -325,13 +325,16 @@ def test_a_starting_worker_queues_again_a_run_left_running_and_a_job_to_carry_it
     assert requeued == [run]
     run.refresh_from_db()
     assert (run.status, run.started_at) == (RecomputeStatus.QUEUED, None)
-    assert "its worker stopped during the run; queued again (attempt 1 of 5)" in run.error
+    assert "its worker stopped, or lost the database, during the run; queued again (attempt 1 of 5)" in run.error
     assert jobs_queued_for(run) == 1
 
 
 @pytest.mark.django_db
 def test_a_run_whose_worker_stopped_five_times_is_failed_with_the_story(django_capture_on_commit_callbacks):
-    notes = "\n".join(f"note: its worker stopped during the run; queued again (attempt {n} of 5)." for n in range(1, 5))
+    notes = "\n".join(
+        f"note: its worker stopped, or lost the database, during the run; queued again (attempt {n} of 5)."
+        for n in range(1, 5)
+    )
     run = a_run_left_running(Category.objects.get(slug="limited"), error=notes)
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -339,7 +342,7 @@ def test_a_run_whose_worker_stopped_five_times_is_failed_with_the_story(django_c
 
     run.refresh_from_db()
     assert run.status == RecomputeStatus.FAILED
-    assert run.error.endswith("its worker stopped during the run; failed after 5 attempts.")
+    assert run.error.endswith("its worker stopped, or lost the database, during the run; failed after 5 attempts.")
     assert jobs_queued_for(run) == 0
 
 
@@ -388,18 +391,20 @@ def test_the_next_run_of_a_list_carries_out_the_runs_a_stopped_worker_left(tmp_p
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("raised_by", ["Django", "the driver"])  # COPY uses the driver's connection directly
 def test_a_failed_database_connection_queues_the_runs_again_and_keeps_the_history(
-    tmp_path, monkeypatch, django_capture_on_commit_callbacks
+    tmp_path, monkeypatch, django_capture_on_commit_callbacks, raised_by
 ):
     constructed = a_rated_world(tmp_path)
     published = history(constructed)
     run = recompute_enqueue(category=constructed, since=date(2023, 1, 1), reason="test")
+    error = OperationalError if raised_by == "Django" else connection.Database.OperationalError
 
     def connection_lost(**kwargs):
-        raise OperationalError("server closed the connection unexpectedly")
+        raise error("terminating connection due to administrator command")
 
     monkeypatch.setattr(services, "category_recompute", connection_lost)
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(OperationalError):
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(error):
         services.recompute_run_execute(run_id=run.pk)
 
     run.refresh_from_db()

@@ -29,11 +29,14 @@ logger = logging.getLogger("ratings.worker")
 RETRY_FIRST, RETRY_MOST = 1.0, 30.0  # seconds to wait for the database, doubling up to the most
 
 
-def _recover(*, single_worker: bool = False) -> None:
+def _recover(*, single_worker: bool = False) -> bool:
+    """Queue again the runs dead workers left; False when the database could not be reached."""
     try:
         recompute_runs_recover(single_worker=single_worker)
+        return True
     except (OperationalError, InterfaceError) as error:
         logger.warning("could not look for stale recompute runs (database unavailable): %s", error)
+        return False
     finally:
         if not connection.in_atomic_block:
             connection.close()  # this thread's connection; the next use opens a fresh one
@@ -60,15 +63,16 @@ class Command(db_worker.Command):
         wait = RETRY_FIRST
         try:
             while True:
-                if not in_reloader_parent:
-                    # On SQLite a starting worker takes itself for the only one (make run starts one).
-                    _recover(single_worker=True)
-                try:
-                    return super().handle(*args, batch=batch, reload=reload, **options)
-                except (OperationalError, InterfaceError) as error:
-                    logger.warning("database unavailable (%s); starting again in %.0f s", error, wait)
-                    connection.close()
-                    time.sleep(wait)
-                    wait = min(wait * 2, RETRY_MOST)
+                # Jobs are taken once the database answers and the runs of dead workers (or of this
+                # worker, before the database went away) are queued again. On SQLite a starting
+                # worker takes itself for the only one (make run starts one).
+                if in_reloader_parent or _recover(single_worker=True):
+                    try:
+                        return super().handle(*args, batch=batch, reload=reload, **options)
+                    except (OperationalError, InterfaceError) as error:
+                        logger.warning("database unavailable (%s); starting again in %.0f s", error, wait)
+                        connection.close()
+                time.sleep(wait)
+                wait = min(wait * 2, RETRY_MOST)
         finally:
             stop.set()

@@ -1,0 +1,103 @@
+"""Load test of the public pages: rankings at every level, players and events (locust).
+
+    .venv/bin/locust -f scripts/locustfile.py --headless -u 50 -r 10 -t 60s --host http://127.0.0.1:8001
+
+`make loadtest` (scripts/loadtest.py) runs it against a production server on
+a 100,000-player world while full recomputes run. Before the users start,
+the public JSON API gives a sample of player numbers, countries, regions and
+events to visit. Every answer but 200 counts as a failure, and so does a page
+that does not look like the page asked for.
+"""
+
+import json
+import os
+import random
+from datetime import date
+from pathlib import Path
+
+from locust import FastHttpUser, between, events, task
+from world_sample import world_sample
+
+CATEGORY = "constructed"
+sample = {"players": [], "countries": [], "regions": [], "events": [], "ranked": 0, "names": []}
+
+
+@events.test_start.add_listener
+def sample_the_world(environment, **kwargs):
+    """The sample scripts/loadtest.py took before the clock started (LOAD_SAMPLE), or one taken now."""
+    path = os.environ.get("LOAD_SAMPLE")
+    sample.update(json.loads(Path(path).read_text()) if path else world_sample(environment.host))
+
+
+def end_of_last_year() -> str:
+    return date(date.today().year - 1, 12, 31).isoformat()
+
+
+class Visitor(FastHttpUser):
+    """Someone browsing: mostly lists and player pages, some events, now and then a search or a past date."""
+
+    wait_time = between(0.5, 2.0)
+
+    def page(self, path: str, name: str, must_contain: str):
+        with self.client.get(path, name=name, catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"{response.status_code}")
+            elif must_contain not in (response.text or ""):
+                response.failure(f"not the page asked for (no {must_contain!r})")
+
+    @task(4)
+    def ranking_world(self):
+        self.page(f"/rankings/{CATEGORY}/", "ranking: world, page 1", "<table")
+
+    @task(2)
+    def ranking_deep_page(self):
+        last = max(1, sample["ranked"] // 100)
+        self.page(f"/rankings/{CATEGORY}/?page={random.randint(2, max(2, last))}", "ranking: world, page N", "<table")
+
+    @task(3)
+    def ranking_country(self):
+        country = random.choice(sample["countries"])
+        self.page(f"/rankings/{CATEGORY}/?country={country}", "ranking: country", "<table")
+
+    @task(1)
+    def ranking_continent(self):
+        self.page(
+            f"/rankings/{CATEGORY}/?continent={random.choice(['EU', 'NA', 'AS'])}", "ranking: continent", "<table"
+        )
+
+    @task(1)
+    def ranking_region(self):
+        if sample["regions"]:
+            self.page(f"/rankings/{CATEGORY}/?region={random.choice(sample['regions'])}", "ranking: region", "<table")
+
+    @task(1)
+    def ranking_unranked(self):
+        self.page(f"/rankings/{CATEGORY}/?list=unranked", "ranking: unranked", "<table")
+
+    @task(1)
+    def ranking_search(self):
+        self.page(f"/rankings/{CATEGORY}/?q={random.choice(sample['names'])}", "ranking: name search", "<main")
+
+    @task(1)
+    def ranking_past_date(self):
+        self.page(f"/rankings/{CATEGORY}/?as_of={end_of_last_year()}", "ranking: end of last year", "<table")
+
+    @task(6)
+    def player(self):
+        self.page(f"/players/{random.choice(sample['players'])}/", "player page", "<h1")
+
+    @task(1)
+    def player_history_page(self):
+        self.page(f"/players/{random.choice(sample['players'])}/?page=2", "player page, history page 2", "<h1")
+
+    @task(1)
+    def event_list(self):
+        self.page("/events/", "event list", "<table")
+
+    @task(3)
+    def event(self):
+        self.page(f"/events/{random.choice(sample['events'])}/", "event page", "<h1")
+
+    @task(1)
+    def home(self):
+        self.page("/", "home", "<main")

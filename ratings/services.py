@@ -599,6 +599,13 @@ def _runs_lock_supported() -> bool:
     return connection.vendor == "postgresql"
 
 
+# On PostgreSQL a recompute may replace whole partitions of tables every list shares
+# (ratings.category_tables): two at once each wait for the other's table lock, a
+# deadlock PostgreSQL ends by failing one. Recompute jobs therefore take this lock
+# too and run one at a time across all machines, the other workers waiting.
+ALL_LISTS = 0  # no category has this id
+
+
 @contextmanager
 def _category_runs_lock(category_id: int) -> Iterator[None]:
     """Hold the category's runs lock for this connection's session (waits for the holder, if any)."""
@@ -633,14 +640,15 @@ def _category_runs_unlock(category_id: int) -> None:
 def recompute_run_execute(*, run_id: int) -> RecomputeRun:
     """Carry out a queued run, together with every other run queued for its category (one recompute serves all).
 
-    On PostgreSQL this waits while another worker carries out runs of the same
-    category, and picks up the runs a stopped worker left running. When the
-    database connection fails (a restart, a failover) the runs are queued
-    again to be retried shortly, up to ATTEMPTS_AT_MOST times; any other error
-    marks them failed. Either way the previous history stays published.
+    On PostgreSQL this waits while another worker carries out a recompute (of
+    any list: see ALL_LISTS), and picks up the runs a stopped worker left
+    running. When the database fails in a way that passes (a lost connection,
+    a restart, a deadlock) the runs are queued again to be retried shortly, up
+    to ATTEMPTS_AT_MOST times; any other error marks them failed. Either way
+    the previous history stays published.
     """
     run = RecomputeRun.objects.select_related("category").get(pk=run_id)
-    with _category_runs_lock(run.category_id):
+    with _category_runs_lock(run.category_id), _category_runs_lock(ALL_LISTS):
         # Holding the runs lock, any run of the category still "running" was left by a worker that stopped.
         claimable = [RecomputeStatus.QUEUED]
         if _runs_lock_supported():
@@ -680,7 +688,7 @@ def recompute_run_execute(*, run_id: int) -> RecomputeRun:
 
 
 def _connection_errors() -> tuple[type[Exception], ...]:
-    """Errors of a failed connection, as Django raises them and as the driver does (COPY uses it directly)."""
+    """Errors that pass (a lost connection, a deadlock), as Django raises them and as the driver does (COPY)."""
     driver = connection.Database
     return (OperationalError, InterfaceError, driver.OperationalError, driver.InterfaceError)
 
@@ -689,7 +697,7 @@ REQUEUE_WAITS = (0, 1, 2, 4, 8)  # seconds between attempts to queue runs again 
 
 
 def _runs_requeue_when_the_database_is_back(category_id: int, error: Exception) -> None:
-    """After a failed connection, queue the category's runs again, trying for a few seconds (a restart).
+    """After an error that passes, queue the category's runs again, trying for a few seconds (a restart).
 
     Still unreachable after that? Then the runs stay "running" until recompute_runs_recover finds them.
     """
@@ -698,7 +706,7 @@ def _runs_requeue_when_the_database_is_back(category_id: int, error: Exception) 
         try:
             _category_runs_requeue(
                 category_id,
-                why=f"the database connection failed ({error!r:.200})",
+                why=f"the database failed, which may pass ({error!r:.200})",
                 delay=timedelta(seconds=settings.RECOMPUTE_RETRY_SECONDS),
             )
             return

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from ops import (
+    RESULTS,
     ROOT,
     VENV_BIN,
     command_line,
@@ -102,7 +103,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=20_000)
     parser.add_argument("--events", type=int, default=1500)
     parser.add_argument("--port", type=int, default=8002)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-data" / "fault-pg-restart")
+    parser.add_argument("--out", type=Path, default=RESULTS / "fault-pg-restart")
     args = parser.parse_args()
     if bool(args.database_url) != bool(args.restart_command):
         parser.error("--database-url and --restart-command go together")

@@ -25,6 +25,7 @@ import time
 
 from ops import (
     PY,
+    RESULTS,
     ROOT,
     command_line,
     history_fingerprint,
@@ -72,8 +73,8 @@ def main() -> int:
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}  # fmt: skip
     if psql(url, "SELECT count(*) FROM players_player") == "0":
         raise SystemExit(f"no world in {url}: run make loadtest (or scripts/loadtest.py) first")
-    log = (ROOT / "bench-data").joinpath("fault-worker-kill.log")
-    log.parent.mkdir(exist_ok=True)
+    log = RESULTS / "fault-worker-kill.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
     checks = {}
     load, started = machine(), now()
     with log.open("w") as handle:

@@ -4,7 +4,7 @@
 another in the job worker. Prints throughput, latency percentiles and errors, per page and overall.
 
     .venv/bin/python scripts/loadtest.py [--database-url postgres://postgres@127.0.0.1:5432/ratings_load]
-        [--users 50] [--seconds 60] [--players 100000] [--events 7000] [--no-recompute] [--out bench-data/loadtest]
+        [--users 50] [--seconds 60] [--players 100000] [--events 7000] [--no-recompute] [--out DIR]
 
 Steps: create the database when missing and load the demo world into it when it is empty
 (`seed_demo`, a few minutes the first time); start scripts/serve_prod.sh (gunicorn with DEBUG off,
@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from ops import (
+    RESULTS,
     ROOT,
     VENV_BIN,
     command_line,
@@ -113,7 +114,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--web-workers", type=int, default=None, help="gunicorn processes (default: its config)")
     parser.add_argument("--no-recompute", action="store_true", help="no recompute during the test")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-data" / "loadtest")  # bench-data/ is ignored by git
+    parser.add_argument("--out", type=Path, default=RESULTS / "loadtest")
     args = parser.parse_args()
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)

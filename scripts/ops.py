@@ -19,6 +19,9 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 PY = str(ROOT / ".venv" / "bin" / "python")
 VENV_BIN = ROOT / ".venv" / "bin"
+# Where the scripts leave their results (logs, locust's CSV files, summary.md): outside the
+# checkout, and not in bench-data/, which the bench empties.
+RESULTS = Path(os.environ.get("OPS_RESULTS", "/tmp/ratings-ops"))
 
 
 def say(*parts) -> None:

@@ -20,7 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ops import (
-    ROOT,
+    RESULTS,
     command_line,
     database_ensure,
     machine,
@@ -46,7 +46,7 @@ def overlapping(intervals: list[tuple[str, str]]) -> list[tuple]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/ratings_scale")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-data" / "scale-out")
+    parser.add_argument("--out", type=Path, default=RESULTS / "scale-out")
     args = parser.parse_args()
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)

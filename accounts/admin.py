@@ -48,6 +48,14 @@ class UserAdmin(DjangoUserAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("groups")
 
+    def get_readonly_fields(self, request, obj=None):
+        # Admins manage accounts and roles; only a superuser makes superusers or hands out single permissions,
+        # or an admin could give themselves (or anyone) every right there is.
+        fields = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            fields += ["is_superuser", "user_permissions"]
+        return fields
+
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
         if formset.model is Profile:

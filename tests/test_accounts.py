@@ -308,3 +308,35 @@ def test_admins_hold_the_permissions_of_models_added_after_the_roles(permission)
     admins = Group.objects.get(name=ADMINS).permissions
     assert admins.filter(content_type__app_label=app_label, codename=codename).exists()
     assert not OrganizerFactory().has_perm(permission)
+
+
+def test_an_admin_cannot_make_anyone_a_superuser_or_hand_out_permissions():
+    admin_user = AdminFactory(is_staff=True)
+    client = Client()
+    client.force_login(admin_user)
+    url = reverse("admin:auth_user_change", args=[admin_user.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None and name != "password"}
+    data.update(
+        {
+            "username": admin_user.username,
+            "groups": [group.pk for group in admin_user.groups.all()],
+            "is_superuser": "on",
+            "user_permissions": [],
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "00:00:00",
+            "profile-TOTAL_FORMS": "1",
+            "profile-INITIAL_FORMS": "0",
+            "profile-MIN_NUM_FORMS": "0",
+            "profile-MAX_NUM_FORMS": "1",
+        }
+    )
+
+    client.post(url, data)
+
+    admin_user.refresh_from_db()
+    assert not admin_user.is_superuser
+    assert "is_superuser" not in form.fields  # shown, not editable
+    assert "user_permissions" not in form.fields

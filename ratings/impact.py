@@ -15,13 +15,13 @@ from django.db.models import Max
 
 from events.models import Event, EventStatus, Match
 from ratings.engine import ruleset_for
+from ratings.engine.history import result_of
 from ratings.models import Category, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.selectors import participant_identities
 from ratings.services import (
     categories_rating,
     category_events,
     history_start_seq,
-    match_result,
     matches_in_rating_order,
     states_before,
 )
@@ -121,7 +121,7 @@ def _replay(impact: CategoryImpact, change: MatchChange) -> None:
     for _, event_id, _, participant1, participant2, games1, games2 in _corrected(ordered, change, events):
         _, k, players, judge = events[event_id]
         if ruleset.is_rated(players):
-            ruleset.rate_pair(participant1, participant2, match_result(games1, games2), k, players, judge, states)
+            ruleset.rate_pair(participant1, participant2, result_of(games1, games2), k, players, judge, states)
             impact.matches_replayed += 1
 
     identities = participant_identities(category, playing)

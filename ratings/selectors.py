@@ -151,20 +151,29 @@ def category_standings(*, category: Category, as_of: date | None = None) -> dict
     return elo_standings(category, as_of)
 
 
+WHOLE_TABLE_ABOVE = 20_000
+
+
 def participant_identities(category: Category, participants) -> dict[int, tuple[str, str, str, str]]:
     """participant id -> (id shown, name, country, region)."""
-    ids = list(participants)
+    wanted = set(participants)
     found = {}
-    for start in range(0, len(ids), 10_000):
-        chunk = ids[start : start + 10_000]
+    # A whole list's worth is read as the whole table: 100,000 ids spelled
+    # out in IN clauses cost more to send and parse than the rows they select.
+    chunks = [None] if len(wanted) > WHOLE_TABLE_ABOVE else chunked(sorted(wanted), 10_000)
+    for chunk in chunks:
         if category.team_size > 1:
-            for team in Team.objects.filter(participant_id__in=chunk):
-                found[team.participant_id] = (team.member_key.replace(" ", "+"), str(team), "", "")
+            teams = Team.objects.all() if chunk is None else Team.objects.filter(participant_id__in=chunk)
+            for team in teams:
+                if team.participant_id in wanted:
+                    found[team.participant_id] = (team.member_key.replace(" ", "+"), str(team), "", "")
         else:
-            for participant, number, name, country, region in Player.objects.filter(
-                participant_id__in=chunk
-            ).values_list("participant_id", "membership_number", "name", "country", "region"):
-                found[participant] = (number, name, country, region)
+            players = Player.objects.all() if chunk is None else Player.objects.filter(participant_id__in=chunk)
+            for participant, number, name, country, region in players.values_list(
+                "participant_id", "membership_number", "name", "country", "region"
+            ).iterator(chunk_size=10_000):
+                if participant in wanted:
+                    found[participant] = (number, name, country, region)
     return found
 
 

@@ -8,6 +8,7 @@ SQLite serialises all writers anyway.
 """
 
 import logging
+import sys
 import time
 from array import array
 from collections.abc import Iterator
@@ -25,13 +26,11 @@ from lib.bulk import insert_rows
 from players import geography
 from ratings import category_tables
 from ratings.engine import (
-    DRAW,
-    LOSS,
-    WIN,
     ParticipantState,
     ruleset_for,
     vekn_event_points,
 )
+from ratings.engine.history import history_rows
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.selectors import Standing as RatingStanding
 from ratings.selectors import chunked, elo_standings, participant_identities, ranking_rows, ranking_rows_from
@@ -65,10 +64,6 @@ def category_events(category: Category):
     return Event.objects.filter(
         format__in=category.format_list, team_size=category.team_size, status__in=RATED_STATUSES
     )
-
-
-def match_result(games1: int, games2: int) -> float:
-    return WIN if games1 > games2 else LOSS if games1 < games2 else DRAW
 
 
 def category_recompute(*, category: Category, since: date | None = None) -> RecomputeResult:
@@ -188,46 +183,31 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         .values_list("pk", "date", "k", "player_count", "level2_judge")
     }
     ordered = matches_in_rating_order(matches)
-    category_id = category.pk
-    changed = result.changed = None if since is None else set()
     # A full recompute ends with everyone's standing in memory: keep today's and
     # last month's, so today's list needs no second pass over the history.
     today = timezone.localdate()
     boundaries = [_end_of_last_month(today), today] if since is None else []
     snapshots: list[dict[int, RatingStanding]] = []
-    last_played: dict[int, date] = {}
-    rate_pair, is_rated = ruleset.rate_pair, ruleset.is_rated
 
-    def entries():
-        seq = start_seq
-        for pk, event_id, rnd, p1, p2, g1, g2 in zip(*ordered, strict=True):
-            day, k, players, judge = events[event_id]
-            while boundaries and day > boundaries[0]:
-                boundaries.pop(0)
-                snapshots.append(_standings_now(category, states, last_played))
-            if not is_rated(players):
-                continue
-            if changed is None:
-                last_played[p1] = last_played[p2] = day
-            else:
-                changed.add(p1)
-                changed.add(p2)
-            for change in rate_pair(p1, p2, match_result(g1, g2), k, players, judge, states):
-                yield (
-                    category_id, seq, pk, event_id, day, rnd, change.participant, change.opponent,
-                    change.rating_before, change.rating_after, change.opponent_rating, change.expected,
-                    change.score, change.k, change.k_reason, change.matches, change.provisional,
-                )  # fmt: skip
-            seq += 1
+    def event_starts(day: date) -> None:
+        while boundaries and day > boundaries[0]:
+            boundaries.pop(0)
+            snapshots.append(_standings_now(category, states))
 
+    rows = history_rows(
+        ruleset, ordered, events, states, category_id=category.pk, first_seq=start_seq, event_starts=event_starts
+    )
     # One COPY for the whole history: the database stores rows while the engine computes the next ones.
-    result.entries_written = insert_rows(RatingEntry, ENTRY_FIELDS, entries(), table=table)
+    result.entries_written = insert_rows(RatingEntry, ENTRY_FIELDS, rows, table=table)
     result.matches_rated = result.entries_written // 2
     while boundaries:
         boundaries.pop(0)
-        snapshots.append(_standings_now(category, states, last_played))
+        snapshots.append(_standings_now(category, states))
     if since is None:
         result.standings = (snapshots[1], snapshots[0])
+    else:
+        # Who played from `since` on: states_before gave the others no date of their own.
+        result.changed = {participant for participant, state in states.items() if state.last_played is not None}
     return result
 
 
@@ -239,11 +219,15 @@ def matches_in_rating_order(matches) -> list[array]:
 
     Read in full before any history is written (one connection cannot stream
     matches and COPY at once); arrays keep a million matches in about 56 MB.
-    A plain cursor fetches twice as fast as a server-side one here.
+    On PostgreSQL the rows come as one binary string of 8-byte big-endian
+    integers, seven per match, which the arrays take in C: 1.4 s for a
+    million matches instead of 3 s as a million Python tuples.
     """
-    columns = [array("q") for _ in MATCH_COLUMNS]
     ordered = matches.order_by("event__date", "event_id", "round", "id").values_list(*MATCH_COLUMNS)
     sql, params = ordered.query.sql_with_params()
+    if connection.vendor == "postgresql":
+        return _matches_packed(sql, params)
+    columns = [array("q") for _ in MATCH_COLUMNS]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while chunk := cursor.fetchmany(CHUNK):
@@ -252,11 +236,30 @@ def matches_in_rating_order(matches) -> list[array]:
     return columns
 
 
-def _standings_now(category: Category, states: dict, last_played: dict) -> dict[int, RatingStanding]:
+def _matches_packed(sql: str, params) -> list[array]:
+    import psycopg
+
+    packed_row = " || ".join(f"int8send(m.{column}::bigint)" for column in MATCH_COLUMNS)
+    with transaction.atomic(), connection.cursor() as cursor:
+        # The sort of a million matches fits in memory instead of spilling to disk.
+        cursor.execute("SET LOCAL work_mem = '256MB'")
+        # A server-side binding cursor: only it returns the bytes as they are (no hex text to decode).
+        with psycopg.Cursor(cursor.connection) as binary:
+            binary.execute(f"SELECT string_agg({packed_row}, ''::bytea) FROM ({sql}) m", params, binary=True)
+            packed = binary.fetchone()[0] or b""
+    values = array("q")
+    values.frombytes(packed)
+    if sys.byteorder == "little":
+        values.byteswap()
+    width = len(MATCH_COLUMNS)
+    return [values[start::width] for start in range(width)]
+
+
+def _standings_now(category: Category, states: dict[int, ParticipantState]) -> dict[int, RatingStanding]:
     threshold = category.ranked_after
     return {
         participant: RatingStanding(
-            participant, state.rating, state.matches, state.matches >= threshold, last_played.get(participant)
+            participant, state.rating, state.matches, state.matches >= threshold, state.last_played
         )
         for participant, state in states.items()
     }

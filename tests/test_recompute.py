@@ -15,7 +15,7 @@ from events.importer import results_import
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Participant, Player, Team
 from ratings import category_tables, services, signals
-from ratings.engine import expected_score, rulesets
+from ratings.engine import expected_score
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors import category_standings, ranking_list
 from ratings.services import category_recompute, recompute_enqueue, recompute_run_execute
@@ -678,7 +678,7 @@ def test_a_failing_recompute_marks_its_runs_failed_and_keeps_the_previous_histor
     def engine_fails(*args, **kwargs):  # called after the old history has been deleted
         raise RuntimeError("the engine broke")
 
-    monkeypatch.setattr(rulesets.Ruleset, "rate_pair", engine_fails)
+    monkeypatch.setattr(services, "history_rows", engine_fails)
     with pytest.raises(RuntimeError, match="the engine broke"):
         recompute_run_execute(run_id=runs[0].pk)
 
@@ -699,16 +699,15 @@ def test_a_failing_full_recompute_keeps_the_previous_history_and_list(monkeypatc
     category_recompute(category=cat)
     history = set(RatingEntry.objects.filter(category=cat).values_list())
     today = set(CurrentRating.objects.filter(category=cat).values_list())
-    calls = []
 
-    def engine_fails_halfway(self, *args):  # after part of the new history has been written
-        calls.append(1)
-        if len(calls) > 20:
-            raise RuntimeError("the engine broke")
-        return real(self, *args)
+    def engine_fails_halfway(*args, **kwargs):  # after part of the new history has been written
+        for written, row in enumerate(real(*args, **kwargs)):
+            if written == 40:
+                raise RuntimeError("the engine broke")
+            yield row
 
-    real = rulesets.Ruleset.rate_pair
-    monkeypatch.setattr(rulesets.Ruleset, "rate_pair", engine_fails_halfway)
+    real = services.history_rows
+    monkeypatch.setattr(services, "history_rows", engine_fails_halfway)
     with pytest.raises(RuntimeError, match="the engine broke"):
         category_recompute(category=cat)
 

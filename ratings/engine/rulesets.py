@@ -42,6 +42,7 @@ class ParticipantState:
     wins: int = 0
     losses: int = 0
     opponent_rating_sum: float = 0.0
+    last_played: date | None = None  # set by the history loop (ratings.engine.history)
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,15 +130,15 @@ class ListRows:
         self._annotations = annotations  # rank and previous_rank at the list's level
         self._seek = seek
         self._length_key = length_key  # where the length is cached, when counting costs a scan
-        self._few = few  # known to be a few thousand rows at most: read whole, once, rather than counted and paged
-        self._all: list | None = None
+        self._few = few  # a few thousand rows at most: their keys are read once, in order, then a page by key
+        self._keys: list | None = None
         self.ordering: tuple[str, ...] = BEST_FIRST
         self._length: int | None = None
 
     def order_by(self, *fields: str) -> None:
         """Sort by `fields` (model field names, '-' for descending); the pages read from then on follow it."""
         self.ordering = tuple(fields)
-        self._all = None
+        self._keys = None
 
     @property
     def _seeking(self) -> bool:
@@ -146,7 +146,7 @@ class ListRows:
 
     def __len__(self) -> int:
         if self._few:
-            return len(self._whole())
+            return len(self._ordered_keys())
         if self._length is None:
             if self._seek is not None:  # the same rows in any order
                 self._length = self._seek.count(self._rows)
@@ -160,7 +160,9 @@ class ListRows:
         if not isinstance(key, slice):
             raise TypeError("read a list by slices (pages)")
         if self._few:
-            return self._whole()[key]
+            keys = self._ordered_keys()[key]
+            found = {row.pk: row for row in self._rows.annotate(**self._annotations).filter(pk__in=keys)}
+            return [found[pk] for pk in keys]
         length = len(self)
         start, stop, _ = key.indices(length)
         if start >= stop:
@@ -175,10 +177,11 @@ class ListRows:
     def __iter__(self):
         return iter(self.queryset())
 
-    def _whole(self) -> list:
-        if self._all is None:
-            self._all = list(self.queryset())
-        return self._all
+    def _ordered_keys(self) -> list:
+        """Every row's key in the current order (the annotations, a subquery per row, only for the page)."""
+        if self._keys is None:
+            self._keys = list(self._rows.order_by(*self.ordering, "pk").values_list("pk", flat=True))
+        return self._keys
 
     def queryset(self) -> QuerySet:
         """Every row in the current order, annotated with `rank` and `previous_rank`."""

@@ -70,9 +70,11 @@ def _snapshot_write(category: Category, as_of: date, today: date) -> tuple[int, 
             if connection.vendor == "postgresql":
                 # Statistics that know the new snapshot: otherwise PostgreSQL expects no rows for it (every
                 # id it has seen is a common value) and reads its rows by nested loops (5 s instead of 2 s
-                # for the next list written from it, 90 ms instead of 5 for a name search in it).
+                # for the next list written from it, 90 ms instead of 5 for a name search in it). A search
+                # reads its matches by participant: without statistics of that column PostgreSQL expects half
+                # the list to match and reads all of it (15 ms instead of 4).
                 with connection.cursor() as cursor:
-                    cursor.execute(f"ANALYZE {_ROWS} (snapshot_id)")
+                    cursor.execute(f"ANALYZE {_ROWS} (snapshot_id, participant_id)")
     except IntegrityError:  # written meanwhile by another request: the unique key waited for it to commit
         return RankingSnapshot.objects.get(**key).pk, 0
     return snapshot.pk, pruned

@@ -57,6 +57,7 @@ class RecomputeResult:
     published_seconds: float = 0.0  # until the new history is committed and visible
     changed: set[int] | None = None  # who played from `since` on; None: everyone (a full recompute)
     standings: tuple[dict, dict] | None = None  # today's and last month's, when a full recompute has them
+    changed_standings: dict | None = None  # today's standings of `changed`, when a recompute from a date has them
     # Fresh tables holding a full recompute's rows until they are swapped in (PostgreSQL): (model, table).
     stagings: list[tuple] = field(default_factory=list)
 
@@ -86,8 +87,9 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
         _history_changed(
-            category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings
-        )
+            category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
+            changed_standings=result.changed_standings,
+        )  # fmt: skip
         # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
         for model, staging in result.stagings:
             category_tables.staging_index(model, staging)
@@ -113,7 +115,13 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
 
 
 def _history_changed(
-    category: Category, *, since: date | None = None, changed: set[int] | None = None, standings=None, stagings=None
+    category: Category,
+    *,
+    since: date | None = None,
+    changed: set[int] | None = None,
+    standings=None,
+    stagings=None,
+    changed_standings=None,
 ) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates.
 
@@ -126,7 +134,7 @@ def _history_changed(
     built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
     incremental = changed is not None and since is not None and built_on == today and category.ruleset != Ruleset.VEKN
     if incremental:
-        current_ratings_update(category=category, participants=changed, since=since)
+        current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
     else:
         current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
@@ -208,7 +216,9 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         result.standings = (snapshots[1], snapshots[0])
     else:
         # Who played from `since` on: states_before gave the others no date of their own.
-        result.changed = {participant for participant, state in states.items() if state.last_played is not None}
+        played = {participant: state for participant, state in states.items() if state.last_played is not None}
+        result.changed = set(played)
+        result.changed_standings = _standings_now(category, played)
     return result
 
 
@@ -436,9 +446,11 @@ RANK_FIELDS = {
 }  # fmt: skip
 
 
-def current_ratings_update(*, category: Category, participants: set[int], since: date) -> None:
+def current_ratings_update(
+    *, category: Category, participants: set[int], since: date, now: dict[int, RatingStanding] | None = None
+) -> None:
     """Refresh the rows of `participants` in today's list (and last month's standing when `since`
-    reaches into it), then recount the ranks.
+    reaches into it), then recount the ranks. `now`: their standings today, when the caller has them.
 
     Only rows that differ are rewritten: a recompute from a correction rates
     everyone who played since again, but most of them come out the same.
@@ -447,7 +459,8 @@ def current_ratings_update(*, category: Category, participants: set[int], since:
         return
     today = timezone.localdate()
     end_of_last_month = _end_of_last_month(today)
-    now = _standings_of(category, participants, as_of=None)
+    if now is None:
+        now = _standings_of(category, participants, as_of=None)
     before = _standings_of(category, participants, as_of=end_of_last_month) if since <= end_of_last_month else None
     stored = {}
     for chunk in chunked(sorted(now), 5000):

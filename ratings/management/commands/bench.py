@@ -44,18 +44,22 @@ class Command(BaseCommand):
         limit = loop + copying
         self.stdout.write(f"Limit on {rated:,} matches: loop {loop:.2f} s + COPY {copying:.2f} s = {limit:.2f} s")
 
-        _, peak, output = benchmark.run_measured("recompute_ratings", "--category", "constructed")
-        seconds = benchmark.reported_seconds(output)
-        figures.append(benchmark.Figure("full recompute (1st)", seconds, peak, "<= 1.5 x limit, < 1 GB"))
-        _, peak, output = benchmark.run_measured("recompute_ratings", "--category", "constructed")
-        seconds = benchmark.reported_seconds(output)
-        figures.append(benchmark.Figure("full recompute (again)", seconds, peak, "<= 1.5 x limit, < 1 GB"))
-        full = seconds
+        # Published: until the new history and list are committed and visible. The whole job also
+        # rebuilds the lists derived from this one (the composite), each in its own transaction.
+        jobs = []
+        for name in ("full recompute (1st)", "full recompute (again)"):
+            _, peak, output = benchmark.run_measured("recompute_ratings", "--category", "constructed")
+            seconds = benchmark.reported_seconds(output)
+            figures.append(benchmark.Figure(name, seconds, peak, "<= 1.5 x limit, < 1 GB"))
+            jobs.append(benchmark.Figure(f"  {name}, whole job", benchmark.reported_job_seconds(output)))
+        figures.extend(jobs)
+        full = figures[2].seconds
 
         since, later = benchmark.last_week_correction()
         _, peak, output = benchmark.run_measured("recompute_ratings", "--category", "constructed", "--since", since)
         seconds = benchmark.reported_seconds(output)
         figures.append(benchmark.Figure(f"recompute from {since} ({later:,} matches)", seconds, peak, "< 10% of full"))
+        figures.append(benchmark.Figure("  the same, whole job", benchmark.reported_job_seconds(output)))
 
         self.stdout.write("")
         self.stdout.write(f"{'measurement':48} {'seconds':>9} {'x limit':>8} {'peak MB':>8}  target")
@@ -65,7 +69,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{figure.name:48} {figure.seconds:9.2f} {figure.seconds / limit:8.2f} {peak}  {figure.target}"
             )
-        self.stdout.write(f"{'incremental / full':48} {figures[-1].seconds / full:9.1%}")
+        self.stdout.write(f"{'incremental / full (published)':48} {figures[-2].seconds / full:9.1%}")
+        self.stdout.write(f"{'incremental / full (whole jobs)':48} {figures[-1].seconds / jobs[-1].seconds:9.1%}")
 
         self.pages_report()
 

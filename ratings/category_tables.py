@@ -12,6 +12,8 @@ see the old partition; a failure drops the new table with the rest of the work.
 """
 
 import re
+import threading
+from contextlib import contextmanager
 
 from django.db import connection
 
@@ -42,16 +44,50 @@ def staging_create(model, category_id: int) -> str:
 def staging_index(model, staging: str) -> None:
     """Give `staging` the indexes and keys of `model`'s table, each built in one pass over the rows."""
     with connection.cursor() as cursor:
-        # Each index is built in one sort; memory for it is the difference between one pass and several.
-        cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
-        cursor.execute(f"ALTER TABLE {staging} ALTER COLUMN id DROP DEFAULT")
-        # ATTACH adopts indexes and key constraints equal to the parent's instead of building others.
-        for number, (definition, constraint) in enumerate(_parent_indexes(cursor, model._meta.db_table)):
-            name = f"{staging}_{number}"
-            if constraint:
-                cursor.execute(f"ALTER TABLE {staging} ADD CONSTRAINT {name} {constraint}")
-            else:
-                cursor.execute(_index_on(definition, name, staging))
+        _staging_index_with(cursor, model, staging)
+
+
+@contextmanager
+def staging_indexed_meanwhile(stagings: list[tuple]):
+    """Build the indexes of `stagings` ((model, table), ...) while the body runs; done when it ends.
+
+    For Python work that needs no database meanwhile (today's list from the
+    standings in memory): PostgreSQL sorts on one core while Python computes
+    on the other. The indexes are built on this transaction's own connection,
+    from a thread, so the body must not use the connection.
+    """
+    raw = connection.connection
+    failures: list[BaseException] = []
+
+    def build() -> None:
+        try:
+            with raw.cursor() as cursor:
+                for model, staging in stagings:
+                    _staging_index_with(cursor, model, staging)
+        except BaseException as failure:  # handed to the caller's thread below
+            failures.append(failure)
+
+    builder = threading.Thread(target=build, name="staging-indexes")
+    builder.start()
+    try:
+        yield
+    finally:
+        builder.join()
+    if failures:
+        raise failures[0]
+
+
+def _staging_index_with(cursor, model, staging: str) -> None:
+    # Each index is built in one sort; memory for it is the difference between one pass and several.
+    cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+    cursor.execute(f"ALTER TABLE {staging} ALTER COLUMN id DROP DEFAULT")
+    # ATTACH adopts indexes and key constraints equal to the parent's instead of building others.
+    for number, (definition, constraint) in enumerate(_parent_indexes(cursor, model._meta.db_table)):
+        name = f"{staging}_{number}"
+        if constraint:
+            cursor.execute(f"ALTER TABLE {staging} ADD CONSTRAINT {name} {constraint}")
+        else:
+            cursor.execute(_index_on(definition, name, staging))
 
 
 def staging_swap(model, category_id: int, staging: str) -> None:

@@ -86,12 +86,21 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         if since is not None:
             events = events.filter(date__gte=since)
         events.update(status=EventStatus.RATED)
+        rows, indexed = None, 0
+        if result.stagings and result.standings is not None:
+            # Today's list is Python work on the standings in memory: it is computed while
+            # PostgreSQL builds the new history's indexes (about a second each, at a million matches).
+            today = timezone.localdate()
+            identities = participant_identities(category, set(result.standings[0]) | set(result.standings[1]))
+            with category_tables.staging_indexed_meanwhile(result.stagings):
+                rows = current_rows_from_standings(category, result.standings, identities, today)
+            indexed = len(result.stagings)
         _history_changed(
             category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
-            changed_standings=result.changed_standings,
+            changed_standings=result.changed_standings, rows=rows,
         )  # fmt: skip
         # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
-        for model, staging in result.stagings:
+        for model, staging in result.stagings[indexed:]:
             category_tables.staging_index(model, staging)
         for model, staging in result.stagings:
             category_tables.staging_swap(model, category.pk, staging)
@@ -122,6 +131,7 @@ def _history_changed(
     standings=None,
     stagings=None,
     changed_standings=None,
+    rows=None,
 ) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates.
 
@@ -136,7 +146,7 @@ def _history_changed(
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
     else:
-        current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
+        current_ratings_rebuild(category=category, standings=standings, stagings=stagings, rows=rows)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 
@@ -387,11 +397,13 @@ def current_ratings_rebuild(
     today: date | None = None,
     standings: tuple[dict, dict] | None = None,
     stagings: list | None = None,
+    rows: list[tuple] | None = None,
 ) -> int:
     """Rewrite the category's list for `today` (default: today), with last month's ranks beside it.
 
     `standings` (today's, last month's) spares reading them back from the
     history when the caller has them: a full recompute ends with them in memory.
+    `rows` (from current_rows_from_standings) spares computing the list at all.
     On PostgreSQL the list is written to a fresh table and swapped in: at once,
     or by the caller when it passes `stagings` (to swap it with its history).
     """
@@ -399,27 +411,13 @@ def current_ratings_rebuild(
     end_of_last_month = _end_of_last_month(today)
     if standings is None and category.ruleset == Ruleset.DERIVED:
         standings = _derived_standings_of_lists(category)
-    if standings is None:
+    if rows is None and standings is None:
         current = ranking_rows(category=category, as_of=today)
-        previous = {row.participant: row for row in ranking_rows(category=category, as_of=end_of_last_month)}
-    else:
-        now, before = standings
-        identities = participant_identities(category, set(now) | set(before))
-        current = ranking_rows_from(category, now, identities)
-        previous = {row.participant: row for row in ranking_rows_from(category, before, identities)}
-    rows = []
-    for row in current:
-        before = previous.get(row.participant)
-        rows.append(
-            (
-                category.pk, row.participant, row.player_id, row.name, row.country, row.continent, row.region,
-                row.rating, row.matches, row.ranked, row.matches < category.provisional_until, row.last_played,
-                row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
-                before and before.rating, bool(before and before.ranked),
-                before and before.world_rank, before and before.continent_rank, before and before.country_rank,
-                before and before.region_rank, today,
-            )
-        )  # fmt: skip
+        previous = ranking_rows(category=category, as_of=end_of_last_month)
+        rows = _current_rows(category, current, previous, today)
+    elif rows is None:
+        identities = participant_identities(category, set(standings[0]) | set(standings[1]))
+        rows = current_rows_from_standings(category, standings, identities, today)
     if not category_tables.swaps_tables():
         CurrentRating.objects.filter(category=category).delete()
         return insert_rows(CurrentRating, CURRENT_FIELDS, rows)
@@ -434,6 +432,34 @@ def current_ratings_rebuild(
     else:
         stagings.append((CurrentRating, staging))
     return written
+
+
+def current_rows_from_standings(
+    category: Category, standings: tuple[dict, dict], identities: dict, today: date
+) -> list[tuple]:
+    """Today's list as rows (CURRENT_FIELDS) from today's and last month's standings: no database."""
+    now, before = standings
+    return _current_rows(
+        category, ranking_rows_from(category, now, identities), ranking_rows_from(category, before, identities), today
+    )
+
+
+def _current_rows(category: Category, current: list, previous: list, today: date) -> list[tuple]:
+    previous_of = {row.participant: row for row in previous}
+    rows = []
+    for row in current:
+        before = previous_of.get(row.participant)
+        rows.append(
+            (
+                category.pk, row.participant, row.player_id, row.name, row.country, row.continent, row.region,
+                row.rating, row.matches, row.ranked, row.matches < category.provisional_until, row.last_played,
+                row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
+                before and before.rating, bool(before and before.ranked),
+                before and before.world_rank, before and before.continent_rank, before and before.country_rank,
+                before and before.region_rank, today,
+            )
+        )  # fmt: skip
+    return rows
 
 
 def _end_of_last_month(today: date) -> date:

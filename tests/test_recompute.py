@@ -717,6 +717,33 @@ def test_a_failing_full_recompute_keeps_the_previous_history_and_list(monkeypatc
         assert tables_named(f"{RatingEntry._meta.db_table}_c%") == {category_tables.partition_name(RatingEntry, cat.pk)}
 
 
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_full_recompute_failing_while_the_history_is_indexed_keeps_everything_as_it_was(monkeypatch):
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    history = set(RatingEntry.objects.filter(category=cat).values_list())
+    today = set(CurrentRating.objects.filter(category=cat).values_list())
+
+    def list_fails(*args, **kwargs):  # while the new history's indexes are being built
+        raise RuntimeError("the list broke")
+
+    monkeypatch.setattr(services, "current_rows_from_standings", list_fails)
+    with pytest.raises(RuntimeError, match="the list broke"):
+        category_recompute(category=cat)
+
+    assert set(RatingEntry.objects.filter(category=cat).values_list()) == history
+    assert set(CurrentRating.objects.filter(category=cat).values_list()) == today
+    assert tables_named(f"{RatingEntry._meta.db_table}_c%") == {category_tables.partition_name(RatingEntry, cat.pk)}
+    monkeypatch.undo()
+    category_recompute(category=cat)  # the connection works on: the index thread ended with the failure
+    assert ratings_by_seq(cat) == {(row[2], row[7], row[10]) for row in history}  # id, category, seq, ...
+
+
+def ratings_by_seq(cat) -> set[tuple]:
+    return set(RatingEntry.objects.filter(category=cat).values_list("seq", "participant_id", "rating_after"))
+
+
 def tables_named(pattern: str) -> set[str]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE %s", [pattern])

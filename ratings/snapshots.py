@@ -34,7 +34,7 @@ SNAPSHOTS_KEPT = 12  # per category: about 100,000 rows each for the largest lis
 
 SNAPSHOT_FIELDS = [
     "snapshot", "participant", "display_id", "name", "country", "continent", "region", "rating", "matches", "ranked",
-    "provisional", "world_rank", "continent_rank", "country_rank", "region_rank", "world_position",
+    "provisional", "last_played", "world_rank", "continent_rank", "country_rank", "region_rank", "world_position",
     "continent_position", "country_position", "region_position",
 ]  # fmt: skip
 
@@ -135,17 +135,18 @@ def history_last_seq(category: Category, day: date) -> int:
 
 def _last_entries(category: Category, after: int, up_to: int) -> tuple[str, list]:
     """The last history row of each participant who played in (after, up_to] (seqs): (participant_id, rating,
-    matches). Each row is read by its key in the participant index: joined instead, PostgreSQL misjudged
-    the sizes and read the whole history."""
+    matches, last_played). Each row is read by its key in the participant index: joined instead, PostgreSQL
+    misjudged the sizes and read the whole history."""
     row = f"FROM {_HISTORY} e WHERE e.category_id = %s AND e.participant_id = last.participant_id AND e.seq = last.seq"
     sql = f"""
-        SELECT last.participant_id, (SELECT e.rating_after {row}) AS rating, (SELECT e.matches {row}) AS matches
+        SELECT last.participant_id, (SELECT e.rating_after {row}) AS rating, (SELECT e.matches {row}) AS matches,
+               (SELECT e.event_date {row}) AS last_played
         FROM (
             SELECT participant_id, MAX(seq) AS seq FROM {_HISTORY}
             WHERE category_id = %s AND seq > %s AND seq <= %s GROUP BY participant_id
         ) last
     """
-    return sql, [category.pk, category.pk, category.pk, after, up_to]
+    return sql, [category.pk, category.pk, category.pk, category.pk, after, up_to]
 
 
 def _standings_from_snapshot(category: Category, snapshot_id: int, base_seq: int, last_seq: int) -> tuple[str, list]:
@@ -154,7 +155,7 @@ def _standings_from_snapshot(category: Category, snapshot_id: int, base_seq: int
     sql = f"""
         {changed}
         UNION ALL
-        SELECT participant_id, rating, matches FROM {_ROWS} b
+        SELECT participant_id, rating, matches, last_played FROM {_ROWS} b
         WHERE snapshot_id = %s AND NOT EXISTS (
             SELECT 1 FROM {_HISTORY} h
             WHERE h.category_id = %s AND h.participant_id = b.participant_id AND h.seq > %s AND h.seq <= %s
@@ -175,24 +176,24 @@ def _standings_from_today(category: Category, last_seq: int) -> tuple[str, list]
         ORDER BY x.seq DESC LIMIT 1
     """
     sql = f"""
-        SELECT participant_id, rating, matches FROM {_CURRENT} c
+        SELECT participant_id, rating, matches, last_played FROM {_CURRENT} c
         WHERE category_id = %s AND NOT EXISTS (
             SELECT 1 FROM {_HISTORY} h WHERE h.category_id = %s AND h.participant_id = c.participant_id AND h.seq > %s
         )
         UNION ALL
-        SELECT participant_id, rating, matches FROM (
+        SELECT participant_id, rating, matches, last_played FROM (
             SELECT later.participant_id, (SELECT x.rating_after {up_to_date}) AS rating,
-                   (SELECT x.matches {up_to_date}) AS matches
+                   (SELECT x.matches {up_to_date}) AS matches, (SELECT x.event_date {up_to_date}) AS last_played
             FROM (SELECT DISTINCT participant_id FROM {_HISTORY} WHERE category_id = %s AND seq > %s) later
         ) looked_up
         WHERE rating IS NOT NULL
     """
     pk = category.pk
-    return sql, [pk, pk, last_seq, pk, last_seq, pk, last_seq, pk, last_seq]
+    return sql, [pk, pk, last_seq, pk, last_seq, pk, last_seq, pk, last_seq, pk, last_seq]
 
 
 def _ranked_insert(snapshot_id: int, category: Category, standings: str, params: list) -> None:
-    """Write the standings (participant_id, rating, matches) as the snapshot's rows, ranked at every level.
+    """Write the standings (participant_id, rating, matches, last_played) as the snapshot's rows, ranked.
 
     Names and places come from today's list, which holds everyone ever rated
     in the category. Ranks: equal ratings share one, among the ranked at each
@@ -222,12 +223,12 @@ def _ranked_insert(snapshot_id: int, category: Category, standings: str, params:
             f"""
             INSERT INTO {_ROWS} (
                 snapshot_id, participant_id, display_id, name, country, continent, region, rating, matches, ranked,
-                provisional, world_rank, world_position, continent_rank, country_rank, region_rank,
+                provisional, last_played, world_rank, world_position, continent_rank, country_rank, region_rank,
                 continent_position, country_position, region_position
             )
             SELECT
                 %s, participant_id, display_id, name, country, continent, region, rating, matches, ranked,
-                matches < %s, world_rank, world_position,
+                matches < %s, last_played, world_rank, world_position,
                 {", ".join(place_rank(level) for level in levels)},
                 {", ".join(place_position(level) for level in levels)}
             FROM (
@@ -235,13 +236,16 @@ def _ranked_insert(snapshot_id: int, category: Category, standings: str, params:
                     s.participant_id, COALESCE(c.display_id, CAST(s.participant_id AS VARCHAR(20))) AS display_id,
                     COALESCE(c.name, '') AS name, COALESCE(c.country, '') AS country,
                     COALESCE(c.continent, '') AS continent, COALESCE(c.region, '') AS region,
-                    s.rating, s.matches, s.ranked,
+                    s.rating, s.matches, s.ranked, s.last_played,
                     CASE WHEN s.ranked THEN RANK() OVER (PARTITION BY s.ranked ORDER BY s.rating DESC) END
                         AS world_rank,
                     ROW_NUMBER() OVER (
                         PARTITION BY s.ranked ORDER BY s.rating DESC, COALESCE(c.name, ''), COALESCE(c.display_id, '')
                     ) AS world_position
-                FROM (SELECT participant_id, rating, matches, matches >= %s AS ranked FROM ({standings}) standings) s
+                FROM (
+                    SELECT participant_id, rating, matches, matches >= %s AS ranked, last_played
+                    FROM ({standings}) standings
+                ) s
                 LEFT JOIN {_CURRENT} c ON c.category_id = %s AND c.participant_id = s.participant_id
             ) listed
             """,
@@ -275,7 +279,7 @@ def _positioned(snapshot_id: int, category: Category, rows: list[RankingRow]):
         ranked = row.ranked
         yield (
             snapshot_id, row.participant, row.player_id, row.name, row.country, row.continent, row.region,
-            row.rating, row.matches, ranked, row.matches < provisional_until,
+            row.rating, row.matches, ranked, row.matches < provisional_until, row.last_played,
             row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
             position("world", "", ranked), position("continent", row.continent, ranked),
             position("country", row.country, ranked), position("region", row.region, ranked),

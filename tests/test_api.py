@@ -191,9 +191,10 @@ def test_a_past_ranking_comes_from_the_history(client, rated):
     expected = [row for row in ranking_list(category=category, as_of=PAST, country=country) if row.ranked]
     assert (body["as_of"], body["level"], body["country"]) == (PAST.isoformat(), "country", country)
     assert body["count"] == len(expected) > 0
-    assert [(row["id"], row["rank"], row["rating"], row["matches"]) for row in body["results"]] == [
-        (row.player_id, row.rank, row.rating, row.matches) for row in expected
+    assert [(row["id"], row["rank"], row["rating"], row["matches"], row["last_played"]) for row in body["results"]] == [
+        (row.player_id, row.rank, row.rating, row.matches, row.last_played.isoformat()) for row in expected
     ]
+    assert all(row["last_played"] <= PAST.isoformat() for row in body["results"])
 
 
 def test_the_unranked_list_has_no_ranks(client, rated):

@@ -16,10 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from events.importer import results_import
-from ratings.models import Category, RankingSnapshot
+from ratings.models import Category, RankingSnapshot, SnapshotRating
 from ratings.ranking_pages import end_of_previous_month
-from ratings.selectors import ranking_list
-from ratings.snapshots import SNAPSHOTS_KEPT
+from ratings.selectors import ranking_list, ranking_rows
+from ratings.snapshots import SNAPSHOTS_KEPT, ranking_snapshots
 from tests.bundles import Bundle
 
 TODAY = timezone.localdate()
@@ -173,6 +173,19 @@ def test_every_page_of_past_lists_holds_its_rows_of_the_computed_list(client, wo
                 pages = every_page(client, params, len(rows))
 
                 assert pages == in_pages(rows), f"{as_of} {level} {'ranked' if ranked else 'unranked'}"
+
+
+def test_past_lists_know_when_each_participant_last_played_up_to_their_date(world):
+    # Written in this order, the lists come from each of the three sources (see the test above).
+    category = Category.objects.get(slug="constructed")
+    for as_of in past_dates():
+        snapshot = ranking_snapshots(category=category, dates=[as_of])[as_of]
+
+        stored = dict(SnapshotRating.objects.filter(snapshot=snapshot).values_list("participant_id", "last_played"))
+
+        computed = {row.participant: row.last_played for row in ranking_rows(category=category, as_of=as_of)}
+        assert stored == computed, as_of
+        assert all(day <= as_of for day in stored.values()), as_of
 
 
 def test_a_past_date_before_every_written_list_is_computed_from_the_history(client, world):

@@ -408,13 +408,8 @@ def current_ratings_rebuild(
     or by the caller when it passes `stagings` (to swap it with its history).
     """
     today = today or timezone.localdate()
-    end_of_last_month = _end_of_last_month(today)
-    if standings is None and category.ruleset == Ruleset.DERIVED:
-        standings = _derived_standings_of_lists(category)
     if rows is None and standings is None:
-        current = ranking_rows(category=category, as_of=today)
-        previous = ranking_rows(category=category, as_of=end_of_last_month)
-        rows = _current_rows(category, current, previous, today)
+        rows = _current_rows_read(category, today)
     elif rows is None:
         identities = participant_identities(category, set(standings[0]) | set(standings[1]))
         rows = current_rows_from_standings(category, standings, identities, today)
@@ -432,6 +427,17 @@ def current_ratings_rebuild(
     else:
         stagings.append((CurrentRating, staging))
     return written
+
+
+def _current_rows_read(category: Category, today: date) -> list[tuple]:
+    """Today's list as rows, read from the history (or a derived list's components' lists)."""
+    if category.ruleset == Ruleset.DERIVED:
+        standings = _derived_standings_of_lists(category)
+        identities = participant_identities(category, set(standings[0]) | set(standings[1]))
+        return current_rows_from_standings(category, standings, identities, today)
+    current = ranking_rows(category=category, as_of=today)
+    previous = ranking_rows(category=category, as_of=_end_of_last_month(today))
+    return _current_rows(category, current, previous, today)
 
 
 def current_rows_from_standings(
@@ -636,11 +642,20 @@ def current_ratings_refresh_if_stale(*, category: Category) -> None:
     today = timezone.localdate()
     # A rebuild writes the whole list at once, so one row tells the age of all.
     built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
-    if built_on is not None and built_on != today:
-        with transaction.atomic():
-            Category.objects.select_for_update(no_key=True).get(pk=category.pk)
-            if CurrentRating.objects.filter(category=category).exclude(built_on=today).exists():
-                current_ratings_rebuild(category=category, today=today)
+    if built_on is None or built_on == today:
+        return
+    # The list is read before the transaction that swaps it in: held in the
+    # transaction, the history's read lock met a full recompute swapping the
+    # history while it waited for the lists (a deadlock PostgreSQL broke by
+    # failing one). A recompute meanwhile bumps the version: then it has
+    # rebuilt the list itself and these rows are not written.
+    version = Category.objects.filter(pk=category.pk).values_list("history_version", flat=True).get()
+    rows = _current_rows_read(category, today)
+    with transaction.atomic():
+        locked = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
+        stale = CurrentRating.objects.filter(category=category).exclude(built_on=today).exists()
+        if stale and locked.history_version == version:
+            current_ratings_rebuild(category=locked, today=today, rows=rows)
 
 
 # Queueing -----------------------------------------------------------------

@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.core.management import call_command
+from django.db.models import F
 
 from events.demo import demo_bundle_write
 from events.importer import results_import
@@ -73,6 +74,23 @@ def test_a_list_built_before_today_is_rebuilt_when_read(rated_world):
     assert set(CurrentRating.objects.filter(category=rated_world).values_list("built_on", flat=True)) == {
         datetime.date.today()
     }
+
+
+def test_a_stale_list_read_while_a_recompute_publishes_is_not_written_over_it(rated_world, monkeypatch):
+    long_ago = datetime.date(2024, 11, 1)
+    current_ratings_rebuild(category=rated_world, today=long_ago)
+    read = services._current_rows_read
+
+    def read_then_recompute_publishes(category, today):
+        rows = read(category, today)
+        Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
+        return rows
+
+    monkeypatch.setattr(services, "_current_rows_read", read_then_recompute_publishes)
+    current_ratings_refresh_if_stale(category=rated_world)
+
+    # The recompute's own list stands (here: the old one, which a real recompute would have replaced).
+    assert set(CurrentRating.objects.filter(category=rated_world).values_list("built_on", flat=True)) == {long_ago}
 
 
 def test_composite_is_rebuilt_when_a_component_is_recomputed(rated_world):

@@ -697,8 +697,7 @@ def test_a_failing_full_recompute_keeps_the_previous_history_and_list(monkeypatc
     cat = category("constructed")
     a_world()
     category_recompute(category=cat)
-    history = set(RatingEntry.objects.filter(category=cat).values_list())
-    today = set(CurrentRating.objects.filter(category=cat).values_list())
+    before = published(cat)
 
     def engine_fails_halfway(*args, **kwargs):  # after part of the new history has been written
         for written, row in enumerate(real(*args, **kwargs)):
@@ -711,10 +710,9 @@ def test_a_failing_full_recompute_keeps_the_previous_history_and_list(monkeypatc
     with pytest.raises(RuntimeError, match="the engine broke"):
         category_recompute(category=cat)
 
-    assert set(RatingEntry.objects.filter(category=cat).values_list()) == history
-    assert set(CurrentRating.objects.filter(category=cat).values_list()) == today
+    assert published(cat) == before
     if category_tables.swaps_tables():  # the half-written tables went with the transaction
-        assert tables_named(f"{RatingEntry._meta.db_table}_c%") == {category_tables.partition_name(RatingEntry, cat.pk)}
+        assert history_tables() == {category_tables.partition_name(RatingEntry, cat.pk)}
 
 
 @pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
@@ -722,8 +720,7 @@ def test_a_full_recompute_failing_while_the_history_is_indexed_keeps_everything_
     cat = category("constructed")
     a_world()
     category_recompute(category=cat)
-    history = set(RatingEntry.objects.filter(category=cat).values_list())
-    today = set(CurrentRating.objects.filter(category=cat).values_list())
+    before, ratings = published(cat), ratings_by_seq(cat)
 
     def list_fails(*args, **kwargs):  # while the new history's indexes are being built
         raise RuntimeError("the list broke")
@@ -732,12 +729,23 @@ def test_a_full_recompute_failing_while_the_history_is_indexed_keeps_everything_
     with pytest.raises(RuntimeError, match="the list broke"):
         category_recompute(category=cat)
 
-    assert set(RatingEntry.objects.filter(category=cat).values_list()) == history
-    assert set(CurrentRating.objects.filter(category=cat).values_list()) == today
-    assert tables_named(f"{RatingEntry._meta.db_table}_c%") == {category_tables.partition_name(RatingEntry, cat.pk)}
+    assert published(cat) == before
+    assert history_tables() == {category_tables.partition_name(RatingEntry, cat.pk)}
     monkeypatch.undo()
     category_recompute(category=cat)  # the connection works on: the index thread ended with the failure
-    assert ratings_by_seq(cat) == {(row[2], row[7], row[10]) for row in history}  # id, category, seq, ...
+    assert ratings_by_seq(cat) == ratings
+
+
+def published(cat) -> tuple[set, set]:
+    """The category's history and today's list, row by row (ids included)."""
+    return (
+        set(RatingEntry.objects.filter(category=cat).values_list()),
+        set(CurrentRating.objects.filter(category=cat).values_list()),
+    )
+
+
+def history_tables() -> set[str]:
+    return tables_named(f"{RatingEntry._meta.db_table}_c%")
 
 
 def ratings_by_seq(cat) -> set[tuple]:
@@ -767,7 +775,7 @@ def test_on_postgresql_a_full_recompute_swaps_in_partitions_that_later_recompute
     first = category_recompute(category=cat)
     category_recompute(category=limited)
     listed = CurrentRating.objects.filter(category=cat).count()
-    assert tables_named(f"{RatingEntry._meta.db_table}_c%") == {
+    assert history_tables() == {
         category_tables.partition_name(RatingEntry, cat.pk),
         category_tables.partition_name(RatingEntry, limited.pk),
     }

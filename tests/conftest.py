@@ -25,6 +25,16 @@ def empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def no_runs_pending_from_other_tests():
+    """The signals remember a transaction's recompute runs until it commits; a test's transaction never does."""
+    from ratings import signals
+
+    signals._forget_pending()
+    yield
+    signals._forget_pending()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

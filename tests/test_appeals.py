@@ -20,7 +20,6 @@ from corrections.models import Appeal, AppealStatus, Correction, CorrectionSourc
 from events.importer import results_import
 from events.models import Match
 from players.models import Player, Team
-from ratings import signals
 from ratings.models import Category, CurrentRating, RecomputeRun, RecomputeStatus
 from ratings.services import category_recompute, recompute_run_execute
 from tests.bundles import Bundle
@@ -28,13 +27,6 @@ from tests.bundles import Bundle
 pytestmark = pytest.mark.django_db
 
 EXACT = 1e-9
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ from corrections.models import Appeal, Correction
 from events.importer import results_import
 from events.models import Event, Match
 from players.models import Player
-from ratings import signals
 from tests.bundles import Bundle
 
 pytestmark = pytest.mark.django_db
@@ -61,13 +60,6 @@ VIEWS = {
     "add form": ("get", "/corrections/events/{event}/add-match/", None, ADMIN_PAGES),
     "add applied": ("post", "/corrections/events/{event}/add-match/", ADD, ADMIN_POSTS),
 }
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 def linked(number):

@@ -26,7 +26,6 @@ from corrections.services import NewMatch, Result
 from events.importer import results_import
 from events.models import Event, EventStatus, Match
 from players.models import Participant, Player
-from ratings import signals
 from ratings.impact import MatchChange, correction_impact
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors import category_standings
@@ -37,14 +36,6 @@ pytestmark = pytest.mark.django_db
 
 E1_DATE = date(2003, 5, 1)
 EXACT = 1e-9
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    """The signals remember this transaction's runs until it commits; a test's transaction never does."""
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture

@@ -13,20 +13,11 @@ from corrections.models import Correction, CorrectionKind, CorrectionSource
 from events.importer import results_import
 from events.models import Event, EventStatus, Match
 from players.models import Player
-from ratings import signals
 from ratings.models import Category, RecomputeRun, RecomputeStatus
 from ratings.services import category_recompute
 from tests.bundles import Bundle
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    """The signals remember this transaction's runs until it commits; a test's transaction never does."""
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture

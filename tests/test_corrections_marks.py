@@ -15,20 +15,11 @@ from events.importer import results_import
 from events.models import Match
 from events.selectors import match_corrections
 from players.models import Player
-from ratings import signals
 from ratings.models import Category, RecomputeRun, RecomputeStatus
 from ratings.services import category_recompute, recompute_run_execute
 from tests.bundles import Bundle
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    """The signals remember this transaction's runs until it commits; a test's transaction never does."""
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture

@@ -9,30 +9,23 @@ more, with fresh random examples.
 """
 
 import codecs
-import os
 import re
 import tempfile
 from pathlib import Path
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from events.importer import BundleInvalid, results_import
 from events.importer.errors import BUNDLE_FILES
 from tests.bundles import Bundle, db_snapshot
+from tests.fuzzing import fuzz_settings
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0"))
-fuzz = settings(
-    max_examples=EXAMPLES or 40,
-    derandomize=not EXAMPLES,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+fuzz = fuzz_settings(40)
 
 LOCATED = re.compile(r"(?P<file>[^:\n]+):(?P<line>\d+): (?P<column>[^:\n]+): (?P<message>.+)", re.DOTALL)
 NOT_FOR_PEOPLE = re.compile(r"Traceback|Error\(|Exception|\bNone\b|<[a-z_.]+ object at")

@@ -5,31 +5,23 @@ form saves nothing. Runs are repeatable (derandomized); FUZZ_EXAMPLES=2000 explo
 """
 
 import base64
-import os
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, transaction
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts.factories import OrganizerFactory
 from events.models import Event, Match, Standing
 from events.organize_factories import EventFactory, PlayerFactory
-from ratings import signals
 from tests.bundles import db_snapshot
+from tests.fuzzing import fuzz_settings
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0"))
-fuzz = settings(
-    max_examples=EXAMPLES or 30,
-    derandomize=not EXAMPLES,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+fuzz = fuzz_settings(30)
 
 MATCHES = (
     b"round,player1_id,player2_id,player1_games,player2_games,draws,elimination\n"
@@ -42,13 +34,6 @@ field_value = st.one_of(
     st.sampled_from(["", "0", "-1", "2", "1001", "9999999999999999999999", "2024-02-30", "1e9", "<script>", "'; --"]),
     st.integers().map(str),
 )
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ from corrections.models import Correction, CorrectionSource
 from events.models import Event, EventStatus, Match, Standing
 from events.organize_factories import EventFactory, PlayerFactory
 from players.models import Player
-from ratings import signals
 from ratings.models import RecomputeRun, RecomputeStatus
 from ratings.services import recompute_run_execute
 from tests.bundles import db_snapshot
@@ -25,14 +24,6 @@ pytestmark = pytest.mark.django_db
 
 MATCH_HEADER = "round,player1_id,player2_id,player1_games,player2_games,draws,elimination\n"
 STANDING_HEADER = "player_id,rank,vp,gw,final\n"
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    """The signals remember this transaction's runs until it commits; a test's transaction never does."""
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture

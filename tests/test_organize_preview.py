@@ -14,7 +14,6 @@ from django.test import Client
 from accounts.factories import OrganizerFactory
 from events.models import EventStatus
 from events.organize_factories import EventFactory, MatchFactory, PlayerFactory, StandingFactory
-from ratings import signals
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry
 from ratings.preview import event_preview, states_before
 from ratings.services import category_recompute
@@ -22,13 +21,6 @@ from ratings.services import category_recompute
 pytestmark = pytest.mark.django_db
 
 EXACT = 1e-9
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture

@@ -9,12 +9,13 @@ import random
 from datetime import date, timedelta
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
 from events.importer import results_import
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Participant, Player, Team
-from ratings import category_tables, services, signals
+from ratings import category_tables, services
 from ratings.engine import expected_score
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors import category_standings, ranking_list
@@ -28,14 +29,6 @@ E2_DATE = date(2003, 6, 14)
 E3_DATE = date(2003, 7, 5)
 E4_DATE = date(2003, 8, 2)
 EXACT = 1e-9
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    """The signals remember this transaction's runs until it commits; a test's transaction never does."""
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 def category(slug) -> Category:
@@ -913,3 +906,17 @@ def test_a_team_event_is_not_rated_for_individuals(events):
 
     assert not entries("constructed", event__code="E3").exists()
     assert Event.objects.get(code="E3").status == EventStatus.SUBMITTED
+
+
+@pytest.mark.parametrize("command", ["recompute_ratings", "recompute_enqueue"])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--category", "nope"], "unknown category 'nope'"),
+        (["--since", "2004-02-30"], "--since '2004-02-30' is not a date in the form YYYY-MM-DD"),
+    ],
+)
+def test_the_recompute_commands_refuse_an_unknown_category_or_an_impossible_date(command, arguments, message):
+    with pytest.raises(CommandError, match=message):
+        call_command(command, *arguments)
+    assert not RecomputeRun.objects.exists()

@@ -1,8 +1,6 @@
-from datetime import date
+from django.core.management.base import BaseCommand
 
-from django.core.management.base import BaseCommand, CommandError
-
-from ratings.models import Category
+from ratings.management.arguments import add_category_and_since, categories_and_since
 from ratings.services import recompute_enqueue
 
 
@@ -13,20 +11,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--category", help="Category slug (default: every category).")
-        parser.add_argument("--since", help="YYYY-MM-DD: keep the history before this date, recompute the rest.")
+        add_category_and_since(parser)
         parser.add_argument("--reason", default="queued from the command line")
 
     def handle(self, *args, category, since, reason, **options):
-        categories = Category.objects.all()
-        if category:
-            categories = categories.filter(slug=category)
-            if not categories:
-                raise CommandError(f"unknown category {category!r}")
-        try:
-            since_date = date.fromisoformat(since) if since else None
-        except ValueError:
-            raise CommandError(f"--since {since!r} is not a date in the form YYYY-MM-DD") from None
+        categories, since_date = categories_and_since(category, since)
         for each in categories:
             run = recompute_enqueue(category=each, since=since_date, reason=reason)
             if run:  # derived lists have no runs of their own: they follow their components

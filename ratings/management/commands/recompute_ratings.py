@@ -1,9 +1,8 @@
 import time
-from datetime import date
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from ratings.models import Category
+from ratings.management.arguments import add_category_and_since, categories_and_since
 from ratings.services import category_recompute
 
 
@@ -11,19 +10,10 @@ class Command(BaseCommand):
     help = "Recompute rating histories now (not in the job worker): every category, or one."
 
     def add_arguments(self, parser):
-        parser.add_argument("--category", help="Category slug (default: every category).")
-        parser.add_argument("--since", help="YYYY-MM-DD: keep the history before this date, recompute the rest.")
+        add_category_and_since(parser)
 
     def handle(self, *args, category, since, **options):
-        categories = Category.objects.all()
-        if category:
-            categories = categories.filter(slug=category)
-            if not categories:
-                raise CommandError(f"unknown category {category!r}")
-        try:
-            since_date = date.fromisoformat(since) if since else None
-        except ValueError:
-            raise CommandError(f"--since {since!r} is not a date in the form YYYY-MM-DD") from None
+        categories, since_date = categories_and_since(category, since)
         for each in categories:
             started = time.monotonic()
             result = category_recompute(category=each, since=since_date)

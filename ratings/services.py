@@ -472,10 +472,10 @@ def _end_of_last_month(today: date) -> date:
     return today.replace(day=1) - timedelta(days=1)
 
 
-RANK_FIELDS = {
-    "world_rank", "continent_rank", "country_rank", "region_rank",
-    "previous_world_rank", "previous_continent_rank", "previous_country_rank", "previous_region_rank",
-}  # fmt: skip
+RANK_LEVELS = ("world", "continent", "country", "region")
+# Where CURRENT_FIELDS hold the ranks (today's and last month's), and last month's standing.
+RANKS_AT = [at for at, name in enumerate(CURRENT_FIELDS) if name.endswith("_rank")]
+PREVIOUS_AT = slice(CURRENT_FIELDS.index("previous_rating"), CURRENT_FIELDS.index("previous_region_rank") + 1)
 
 
 def current_ratings_update(
@@ -501,7 +501,6 @@ def current_ratings_update(
         ):
             stored[values[1]] = (row_id, tuple(values))
     identities = participant_identities(category, set(now))
-    ranks_at = [number for number, name in enumerate(CURRENT_FIELDS) if name in RANK_FIELDS]
     rows, replaced = [], []
     for participant, current in now.items():
         row_id, old = stored.get(participant, (None, None))
@@ -510,7 +509,7 @@ def current_ratings_update(
             last = before.get(participant)
             previous = (last and last.rating, bool(last and last.ranked), None, None, None, None)
         elif old is not None:
-            previous = old[16:22]
+            previous = old[PREVIOUS_AT]
         else:
             previous = (None, False, None, None, None, None)
         row = [
@@ -519,7 +518,7 @@ def current_ratings_update(
             current.last_played, None, None, None, None, *previous, today,
         ]  # fmt: skip
         if old is not None:
-            for at in ranks_at:  # the ranks stay until the recount finds they moved
+            for at in RANKS_AT:  # the ranks stay until the recount finds they moved
                 row[at] = old[at]
             if tuple(row) == old:
                 continue
@@ -571,9 +570,6 @@ def _derived_standings_from_lists(
             participant, value, sum(part[1] for part in found), any(part[2] for part in found), last_played
         )
     return standings
-
-
-RANK_LEVELS = ("world", "continent", "country", "region")
 
 
 def current_ranks_recount(*, category: Category, previous: bool = False) -> int:

@@ -122,6 +122,23 @@ def a_worker(*options: str) -> subprocess.Popen:
     )
 
 
+@contextmanager
+def workers_killed_on_failure():
+    """Yields a function starting workers (as `a_worker`); if the block fails, none of them is left running."""
+    started: list[subprocess.Popen] = []
+
+    def start(*options: str) -> subprocess.Popen:
+        started.append(a_worker(*options))
+        return started[-1]
+
+    try:
+        yield start
+    except BaseException:
+        for worker in started:
+            worker.kill()
+        raise
+
+
 def worker_batch() -> subprocess.CompletedProcess:
     """A worker that carries out every ready job, then exits."""
     return subprocess.run(
@@ -240,16 +257,12 @@ def test_a_worker_whose_database_connection_is_cut_mid_recompute_retries_the_run
     event = an_event_reported_in_the_past(date(2023, 2, 11))
     run = the_run_of(event)
 
-    with event_row_locked(event):
-        worker = a_worker("--batch")
-        try:
-            wait_until(lambda: sessions_waiting_for_a_lock(), "the worker to be in the middle of the recompute")
-            (pid,) = sessions_waiting_for_a_lock()
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])  # what a database restart does to it
-        except BaseException:
-            worker.kill()
-            raise
+    with event_row_locked(event), workers_killed_on_failure() as start:
+        worker = start("--batch")
+        wait_until(lambda: sessions_waiting_for_a_lock(), "the worker to be in the middle of the recompute")
+        (pid,) = sessions_waiting_for_a_lock()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])  # what a database restart does to it
     output = finished(worker)  # the same process: it neither exited nor needed a restart
 
     assert history(constructed) != published
@@ -267,23 +280,17 @@ def test_a_second_job_for_the_same_list_waits_for_the_first_and_never_interleave
     first_event = an_event_reported_in_the_past(date(2022, 9, 3), "First late report")
     first_run = the_run_of(first_event)
 
-    with event_row_locked(first_event):
-        first = a_worker("--batch")
-        try:
-            wait_until(lambda: len(sessions_waiting_for_a_lock()) == 1, "the first worker to be mid-recompute")
-            second_event = an_event_reported_in_the_past(date(2022, 3, 5), "Second late report")
-            second_run = the_run_of(second_event)
-            second = a_worker("--batch")
-            wait_until(lambda: len(sessions_waiting_for_a_lock()) == 2, "the second worker to wait for the first")
-            second_run.refresh_from_db()
-            assert second_run.status == RecomputeStatus.QUEUED  # waiting, not running beside the first
-            first_run.refresh_from_db()
-            assert first_run.status == RecomputeStatus.RUNNING
-        except BaseException:
-            first.kill()
-            if "second" in locals():
-                second.kill()
-            raise
+    with event_row_locked(first_event), workers_killed_on_failure() as start:
+        first = start("--batch")
+        wait_until(lambda: len(sessions_waiting_for_a_lock()) == 1, "the first worker to be mid-recompute")
+        second_event = an_event_reported_in_the_past(date(2022, 3, 5), "Second late report")
+        second_run = the_run_of(second_event)
+        second = start("--batch")
+        wait_until(lambda: len(sessions_waiting_for_a_lock()) == 2, "the second worker to wait for the first")
+        second_run.refresh_from_db()
+        assert second_run.status == RecomputeStatus.QUEUED  # waiting, not running beside the first
+        first_run.refresh_from_db()
+        assert first_run.status == RecomputeStatus.RUNNING
     finished(first)
     finished(second)
 
@@ -303,20 +310,14 @@ def test_recomputes_of_two_lists_run_one_after_the_other_never_deadlocking(trans
     constructed_run = recompute_enqueue(category=constructed, since=None, reason="full")
     event = an_event_reported_in_the_past(date(2022, 9, 3))  # its run merges with the full one
 
-    with event_row_locked(event):
-        first = a_worker("--batch")
-        try:
-            wait_until(lambda: len(sessions_waiting_for_a_lock()) == 1, "the first worker to be mid-recompute")
-            limited_run = recompute_enqueue(category=limited, since=None, reason="full")
-            second = a_worker("--batch")
-            wait_until(lambda: len(sessions_waiting_for_a_lock()) == 2, "the second worker to wait for the first")
-            limited_run.refresh_from_db()
-            assert limited_run.status == RecomputeStatus.QUEUED
-        except BaseException:
-            first.kill()
-            if "second" in locals():
-                second.kill()
-            raise
+    with event_row_locked(event), workers_killed_on_failure() as start:
+        first = start("--batch")
+        wait_until(lambda: len(sessions_waiting_for_a_lock()) == 1, "the first worker to be mid-recompute")
+        limited_run = recompute_enqueue(category=limited, since=None, reason="full")
+        second = start("--batch")
+        wait_until(lambda: len(sessions_waiting_for_a_lock()) == 2, "the second worker to wait for the first")
+        limited_run.refresh_from_db()
+        assert limited_run.status == RecomputeStatus.QUEUED
     finished(first)
     finished(second)
 

@@ -13,7 +13,8 @@ from datetime import date
 
 from events.models import Event, Match, Standing
 from ratings import services
-from ratings.engine import DRAW, LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
+from ratings.engine import LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
+from ratings.engine.history import result_of
 from ratings.engine.rulesets import DCI_1997_MIN_PLAYERS
 from ratings.models import Category, Ruleset
 from ratings.services import categories_rating, history_start_seq
@@ -76,13 +77,6 @@ class EloPreview:
     kind = "elo"
 
 
-def _result(match: Match) -> float:
-    """Participant 1's result by the floor rules: more game wins wins; equal is a draw."""
-    if match.games1 > match.games2:
-        return WIN
-    return LOSS if match.games1 < match.games2 else DRAW
-
-
 def elo_preview(*, category: Category, event: Event, matches) -> EloPreview:
     """Rate `matches` (the event's, byes included or not) in round order from the stored states."""
     ruleset = ruleset_for(
@@ -106,7 +100,7 @@ def elo_preview(*, category: Category, event: Event, matches) -> EloPreview:
     }
     rated = []
     for match in played:
-        result = _result(match)
+        result = result_of(match.games1, match.games2)
         change1, change2 = ruleset.rate_pair(
             match.participant1_id,
             match.participant2_id,

@@ -115,6 +115,59 @@ def foreign_keys_checked_as_a_set(model, *, rows: int):
             cursor.execute(f"ALTER TABLE {table} VALIDATE CONSTRAINT {quoted}")
 
 
+@contextmanager
+def indexes_built_after(model, *, rows: int):
+    """Around an insert of `rows` rows into `model`'s table on PostgreSQL, build its plain indexes afterwards.
+
+    When the rows outnumber those already stored (a first import, say), each
+    plain index is dropped and built again in one sort after the insert,
+    instead of taking a million rows one at a time (a trigram index among
+    them). Indexes that back a key stay: they check the rows as they come.
+    Like foreign_keys_checked_as_a_set, this locks the table against readers
+    until the caller's transaction ends; a failure restores everything.
+    """
+    if connection.vendor != "postgresql" or rows < BULK_FOREIGN_KEY_THRESHOLD:
+        yield
+        return
+    table, _ = _quoted(model, [])
+    with connection.cursor() as cursor:
+        # Counting stops at `rows`: the question is only whether the table holds fewer.
+        cursor.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table} LIMIT %s) stored", [rows])
+        if cursor.fetchone()[0] >= rows:
+            indexes = []
+        else:
+            cursor.execute(
+                """
+                SELECT c.relname, pg_get_indexdef(i.indexrelid)
+                FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                WHERE i.indrelid = %s::regclass
+                  AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+                """,
+                [model._meta.db_table],
+            )
+            indexes = cursor.fetchall()
+        for name, _ in indexes:
+            cursor.execute(f"DROP INDEX {connection.ops.quote_name(name)}")
+    yield
+    if not indexes:
+        return
+    with connection.cursor() as cursor:
+        # PostgreSQL builds no index on a table with key checks pending: run them now, not at the commit.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        # One sort per index, with memory enough to keep it off the disk.
+        cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        for _, definition in indexes:
+            cursor.execute(definition)
+
+
+@contextmanager
+def loaded_in_bulk(model, *, rows: int):
+    """Around an insert of `rows` rows into `model`'s table: keys checked as a set, indexes built after."""
+    with foreign_keys_checked_as_a_set(model, rows=rows), indexes_built_after(model, rows=rows):
+        yield
+
+
 def delete_ids(model, ids: Iterable[int], *, chunk: int = 5000) -> int:
     ids = list(ids)
     deleted = 0

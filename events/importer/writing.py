@@ -16,7 +16,7 @@ from django_countries.fields import Country
 from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind, CorrectionSource
 from events.importer.validation import LOOKUP_CHUNK, ValidBundle
 from events.models import Event, EventStatus, Match, Standing
-from lib.bulk import allocate_ids, delete_ids, foreign_keys_checked_as_a_set, insert_rows
+from lib.bulk import allocate_ids, delete_ids, insert_rows, loaded_in_bulk
 from players.models import Participant, Player, Team, team_member_key
 from ratings.models import RULESET_DEFAULTS, Category, Ruleset
 
@@ -114,6 +114,19 @@ def _chunks(items, size=LOOKUP_CHUNK):
     items = list(items)
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+# Above this many numbers, one read of the players table is cheaper than
+# building IN lists of thousands (1.6 s for 100,000 numbers).
+WHOLE_TABLE_ABOVE = 20_000
+
+
+def _players_numbered(numbers: set[str]):
+    """The stored players whose membership numbers are among `numbers`."""
+    players = Player.objects.only("id", "participant_id", "membership_number", "name", "country", "region")
+    if len(numbers) > WHOLE_TABLE_ABOVE:
+        return (player for player in players.iterator(chunk_size=10_000) if player.membership_number in numbers)
+    return (player for chunk in _chunks(numbers) for player in players.filter(membership_number__in=chunk))
 
 
 @dataclass
@@ -214,44 +227,35 @@ class BundleWriter:
         numbers = records.keys() | self.bundle.registered_players
         ids: dict[str, tuple[int, int]] = {}
         changed = []
-        for chunk in _chunks(numbers):
-            for player in Player.objects.filter(membership_number__in=chunk).only(
-                "id", "participant_id", "membership_number", "name", "country", "region"
-            ):
-                ids[player.membership_number] = (player.pk, player.participant_id)
-                record = records.get(player.membership_number)
-                if record is None:
-                    continue
-                if (player.name, player.country.code or "", player.region) != (
-                    record.name,
-                    record.country,
-                    record.region,
-                ):
-                    player.name, player.country, player.region = record.name, record.country, record.region
-                    changed.append(player)
-                else:
-                    tally.unchanged += 1
+        for player in _players_numbered(numbers):
+            ids[player.membership_number] = (player.pk, player.participant_id)
+            record = records.get(player.membership_number)
+            if record is None:
+                continue
+            if (player.name, player.country.code or "", player.region) != (record.name, record.country, record.region):
+                player.name, player.country, player.region = record.name, record.country, record.region
+                changed.append(player)
+            else:
+                tally.unchanged += 1
         new = [record for number, record in records.items() if number not in ids]
         participant_ids = self._new_participants(Participant.Kind.PLAYER, len(new))
         player_ids = participant_ids if self.dry_run else allocate_ids(Player, len(new))
         for record, player_id, participant_id in zip(new, player_ids, participant_ids, strict=True):
             ids[record.number] = (player_id, participant_id)
         if not self.dry_run:
-            insert_rows(
-                Player,
-                ["id", "participant", "membership_number", "name", "country", "region"],
+            rows = (
                 (
-                    (
-                        ids[record.number][0],
-                        ids[record.number][1],
-                        record.number,
-                        record.name,
-                        record.country,
-                        record.region,
-                    )
-                    for record in new
-                ),
+                    ids[record.number][0],
+                    ids[record.number][1],
+                    record.number,
+                    record.name,
+                    record.country,
+                    record.region,
+                )
+                for record in new
             )
+            with loaded_in_bulk(Player, rows=len(new)):
+                insert_rows(Player, ["id", "participant", "membership_number", "name", "country", "region"], rows)
             Player.objects.bulk_update(changed, ["name", "country", "region"], batch_size=1000)
         tally.created += len(new)
         tally.updated += len(changed)
@@ -421,13 +425,13 @@ class BundleWriter:
         delete_ids(Standing, standing_deletes)
         Match.objects.bulk_update(match_updates, ["games1", "games2", "draws", "elimination"], batch_size=1000)
         Standing.objects.bulk_update(standing_updates, ["rank", "vp", "gw", "final"], batch_size=1000)
-        with foreign_keys_checked_as_a_set(Match, rows=len(new_matches)):
+        with loaded_in_bulk(Match, rows=len(new_matches)):
             insert_rows(
                 Match,
                 ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"],
                 new_matches,
             )
-        with foreign_keys_checked_as_a_set(Standing, rows=len(new_standings)):
+        with loaded_in_bulk(Standing, rows=len(new_standings)):
             insert_rows(Standing, ["event", "participant", "rank", "vp", "gw", "final"], new_standings)
         if self._corrected:
             self._record_corrections(events, rated_organizers)

@@ -1,0 +1,81 @@
+"""Large loads on PostgreSQL: keys checked as a set and plain indexes built after the rows, never lost."""
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from events.importer import results_import
+from events.models import Event, Match
+from lib import bulk
+from lib.bulk import insert_rows, loaded_in_bulk
+from players.models import Player
+from tests.bundles import DEFAULT_COUNTS, Bundle, db_counts
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="bulk loads take this path on PostgreSQL only"),
+]
+
+LOADED_TABLES = ["players_player", "events_match", "events_standing"]
+MATCH_FIELDS = ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"]
+
+
+@pytest.fixture
+def small_loads_are_large(monkeypatch):
+    """The default bundle's few rows count as a large load."""
+    monkeypatch.setattr(bulk, "BULK_FOREIGN_KEY_THRESHOLD", 2)
+
+
+def indexes_and_keys() -> set[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY(%s)", [LOADED_TABLES]
+        )
+        indexes = set(cursor.fetchall())
+        cursor.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid), convalidated FROM pg_constraint"
+            " WHERE conrelid::regclass::text = ANY(%s)",
+            [LOADED_TABLES],
+        )
+        return indexes | set(cursor.fetchall())
+
+
+def test_a_first_import_leaves_every_index_and_key_as_it_was(small_loads_are_large, tmp_path):
+    before = indexes_and_keys()
+    assert any("gin_trgm_ops" in row[2] for row in before)  # the name search's index is among them
+
+    results_import(source=Bundle(tmp_path).write())
+
+    assert db_counts() == DEFAULT_COUNTS
+    assert indexes_and_keys() == before
+    assert Player.objects.filter(name__icontains="dubois").count() == 1
+
+
+def test_a_load_that_fails_its_key_check_saves_nothing_and_keeps_every_index(small_loads_are_large, tmp_path):
+    results_import(source=Bundle(tmp_path).write())
+    Match.objects.all().delete()
+    before = indexes_and_keys()
+    event = Event.objects.first()
+    missing = 10**9
+    rows = [(event.pk, round_, missing, None, 2, 0, 0, False) for round_ in range(1, 4)]
+
+    with pytest.raises(IntegrityError), transaction.atomic(), loaded_in_bulk(Match, rows=len(rows)):
+        insert_rows(Match, MATCH_FIELDS, rows)
+
+    assert Match.objects.count() == 0
+    assert indexes_and_keys() == before
+
+
+def test_a_load_smaller_than_the_table_keeps_the_indexes_while_it_runs(small_loads_are_large, tmp_path):
+    results_import(source=Bundle(tmp_path).write())
+    stored = Match.objects.count()
+    event = Event.objects.first()
+    player = Player.objects.first()
+    rows = [(event.pk, 100 + round_, player.participant_id, None, 2, 0, 0, False) for round_ in range(stored - 1)]
+    before = indexes_and_keys()
+
+    with transaction.atomic(), loaded_in_bulk(Match, rows=len(rows)):
+        insert_rows(Match, MATCH_FIELDS, rows)
+        during = {row for row in indexes_and_keys() if row[0] == "events_match" and len(row) == 3}
+
+    assert during == {row for row in before if row[0] == "events_match" and len(row) == 3}
+    assert Match.objects.count() == stored + len(rows)

@@ -315,17 +315,20 @@ def states_before(category: Category, start_seq: int, participants: set[int]) ->
     with connection.cursor() as cursor:
         for start in range(0, len(ordered), 5000):
             chunk = ordered[start : start + 5000]
-            marks = ", ".join(["%s"] * len(chunk))
+            # Each participant's last entry is one probe of the participant index (a MAX over
+            # a GROUP BY read every entry of theirs: 157 ms instead of 11 for 850 players).
+            values = ", ".join(["(%s)"] * len(chunk))
             cursor.execute(
                 f"""
                 SELECT e.participant_id, e.rating_after, e.matches
-                FROM {table} e
-                JOIN (
-                    SELECT participant_id, MAX(seq) AS seq FROM {table}
-                    WHERE category_id = %s AND seq < %s AND participant_id IN ({marks})
-                    GROUP BY participant_id
-                ) last ON e.participant_id = last.participant_id AND e.seq = last.seq
-                WHERE e.category_id = %s
+                FROM (
+                    SELECT wanted.column1 AS participant_id, (
+                        SELECT MAX(x.seq) FROM {table} x
+                        WHERE x.category_id = %s AND x.participant_id = wanted.column1 AND x.seq < %s
+                    ) AS seq
+                    FROM (VALUES {values}) wanted
+                ) last
+                JOIN {table} e ON e.category_id = %s AND e.participant_id = last.participant_id AND e.seq = last.seq
                 """,
                 [category.pk, start_seq, *chunk, category.pk],
             )

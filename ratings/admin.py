@@ -3,6 +3,7 @@ from django.contrib import admin
 
 from ratings.models import (
     Category,
+    CurrentRank,
     CurrentRating,
     EventScore,
     RankingSnapshot,
@@ -143,6 +144,18 @@ class CurrentRatingAdmin(ReadOnlyAdmin):
     ]  # fmt: skip
     list_filter = ["category", "ranked", "provisional", "continent"]
     search_fields = ["display_id", "name"]
+    show_full_result_count = False
+
+
+@admin.register(CurrentRank)
+class CurrentRankAdmin(ReadOnlyAdmin):
+    list_display = [
+        "category", "participant", "world_rank", "continent", "continent_rank", "country", "country_rank", "region",
+        "region_rank",
+    ]  # fmt: skip
+    list_filter = ["category", "continent"]
+    search_fields = ["participant__player__membership_number", "participant__player__name"]
+    list_select_related = ["category", "participant__player"]
     show_full_result_count = False
 
 

@@ -26,13 +26,20 @@ def partition_name(model, category_id: int) -> str:
     return f"{model._meta.db_table}_c{int(category_id)}"
 
 
-def staging_create(model, category_id: int) -> str:
-    """An empty table shaped like `model`'s, numbering its rows from the same sequence."""
+def staging_create(model, category_id: int, *, fillfactor: int = 100) -> str:
+    """An empty table shaped like `model`'s, numbering its rows from the same sequence.
+
+    `fillfactor` below 100 leaves room in each page for rows updated later,
+    which PostgreSQL then rewrites in place when no indexed column changed.
+    """
     parent = model._meta.db_table
     staging = f"{partition_name(model, category_id)}_next"
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {staging}")
-        cursor.execute(f"CREATE TABLE {staging} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
+        cursor.execute(
+            f"CREATE TABLE {staging} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)"
+            f" WITH (fillfactor = {int(fillfactor)})"
+        )
         # The sequence's name is looked up once: as part of the default it
         # would be looked up again for every row (6 s of a 2-million-row COPY).
         cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [parent])

@@ -21,7 +21,7 @@ from django_countries import countries
 from django_countries.fields import Country
 
 from players import geography
-from ratings.models import Category, CurrentRating, SnapshotRating
+from ratings.models import Category, CurrentRank, CurrentRating, SnapshotRating
 from ratings.services import current_ratings_refresh_if_stale
 from ratings.snapshots import ranking_snapshots
 
@@ -61,23 +61,24 @@ BEST_FIRST = ("-rating", "name", "display_id")
 
 
 class RankSeek:
-    """A page of today's ranked list read by rank.
+    """A page of today's ranked list read by rank, through the narrow rows of CurrentRank.
 
     Equal ratings share a rank (1, 2, 2, 4), so exactly rank - 1 rows come
     before the first row of a rank. The row at position p (from 0) is in the
     tie group of the largest rank not above p + 1: a page starts at that rank
-    and skips only the rest of its group. The list's length is its last rank
-    plus the rows tied with it, less one. Each is a probe of the level's rank
-    index, whatever the page.
+    and skips only the rest of its group, and no row of the page ranks below
+    its last position. The list's length is its last rank plus the rows tied
+    with it, less one. Each is a probe of the level's rank index, whatever the page.
     """
 
-    def __init__(self, field: str):
-        self.field = field
-        self.order = (field, "name", "display_id")  # BEST_FIRST, as the rank index reads it
+    def __init__(self, level: str, ranks: QuerySet):
+        self.field = f"{level}_rank"
+        self.ranks = ranks  # the list's CurrentRank rows: the category's, at the level's place
+        self.order = (self.field, "name", "display_id")  # BEST_FIRST, as ranks and ties read
 
     def count(self, rows: QuerySet) -> int:
-        last = rows.order_by(f"-{self.field}").values(self.field)[:1]
-        tied = rows.filter(**{self.field: Subquery(last)})
+        last = self.ranks.order_by(f"-{self.field}").values(self.field)[:1]
+        tied = self.ranks.filter(**{self.field: Subquery(last)})
         return tied.aggregate(length=Count("pk") + Max(self.field) - 1)["length"] or 0
 
     def page(self, rows: QuerySet, start: int, stop: int) -> list:
@@ -85,12 +86,13 @@ class RankSeek:
         if start == 0:
             first = 1
         else:
-            first = rows.filter(**{f"{field}__lte": start + 1}).order_by(f"-{field}").values_list(field, flat=True)
-            first = first.first()
+            first = self.ranks.filter(**{f"{field}__lte": start + 1}).order_by(f"-{field}").values_list(field)[:1]
+            first = first[0][0] if first else None
             if first is None:
                 return []
         skip = start - (first - 1)
-        ordered = rows.filter(**{f"{field}__gte": first}).order_by(*self.order)
+        on_page = self.ranks.filter(**{f"{field}__gte": first, f"{field}__lte": stop}).values("participant_id")
+        ordered = rows.filter(participant_id__in=on_page).order_by(*self.order)
         return list(ordered[skip : skip + stop - start])
 
 
@@ -202,7 +204,12 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         rows = rows.filter(**{level: filters.place})
     if filters.search:
         rows = rows.filter(_search_condition(category, filters.search))
-    seek = None if filters.unranked or filters.search else RankSeek(f"{level}_rank")
+    seek = None
+    if not (filters.unranked or filters.search):
+        ranks = CurrentRank.objects.filter(category=category)
+        if level != "world":
+            ranks = ranks.filter(**{level: filters.place})
+        seek = RankSeek(level, ranks)
     annotations = {"rank": F(f"{level}_rank"), "previous_rank": F(f"previous_{level}_rank")}
     # An unranked list has no ranks to count by: its length is counted once per state of the list (a
     # recompute bumps the version, the daily rebuild changes the day), not on every page (40 ms at 18,000).

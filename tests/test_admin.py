@@ -15,6 +15,7 @@ from players.models import Participant, Player, Team
 from players.services import player_create, team_create
 from ratings.models import (
     Category,
+    CurrentRank,
     CurrentRating,
     EventScore,
     RankingSnapshot,
@@ -86,6 +87,7 @@ def world():
     vtes_event = Event.objects.create(name="V:TES night", format="vtes", player_count=5, date=datetime.date(2003, 5, 2))
     Standing.objects.create(event=vtes_event, participant=bob.participant, rank=1, vp=3, gw=1, final="winner")
     Event.objects.filter(pk=vtes_event.pk).update(status="submitted")
+    Category.objects.filter(slug="constructed").update(ranked_after=1)  # Alice ranked: a row of ranks
     for category in Category.objects.all():
         category_recompute(category=category)
     ranking_snapshots(category=Category.objects.get(slug="constructed"), dates=[datetime.date(2003, 5, 31)])
@@ -105,7 +107,16 @@ def test_changelist_and_change_page_load(admin_client, world, model):
 
 @pytest.mark.parametrize("model", OUR_MODELS, ids=lambda model: model._meta.label)
 def test_add_page_loads_unless_rows_come_from_elsewhere(admin_client, model):
-    derived = (Participant, RatingEntry, EventScore, RecomputeRun, CurrentRating, RankingSnapshot, SnapshotRating)
+    derived = (
+        Participant,
+        RatingEntry,
+        EventScore,
+        RecomputeRun,
+        CurrentRating,
+        CurrentRank,
+        RankingSnapshot,
+        SnapshotRating,
+    )
     expected = 403 if model in derived else 200
     assert admin_client.get(url(model, "add")).status_code == expected
 

@@ -5,12 +5,16 @@ import datetime
 import pytest
 from django.core.management import call_command
 from django.db.models import F
+from django.utils import timezone
 
 from events.demo import demo_bundle_write
 from events.importer import results_import
-from events.models import Match
+from events.models import Event, EventStatus, Match
+from players import geography
+from players.models import Participant, Player
 from ratings import services
-from ratings.models import Category, CurrentRating
+from ratings.models import Category, CurrentRank, CurrentRating
+from ratings.ranking_pages import RankingFilters, ranking_page_rows
 from ratings.selectors import ranking_list
 from ratings.services import category_recompute, current_ratings_rebuild, current_ratings_refresh_if_stale
 
@@ -138,11 +142,22 @@ def test_a_recompute_from_a_date_updates_the_list_as_a_rebuild_would(db, tmp_pat
     monkeypatch.undo()
     composite = Category.objects.get(slug="composite")
     updated, updated_composite = _list_rows(constructed), _list_rows(composite)
+    assert_ranks_follow_the_list(constructed)
+    assert_ranks_follow_the_list(composite)
     current_ratings_rebuild(category=constructed)
     current_ratings_rebuild(category=composite)
 
     assert updated == _list_rows(constructed)
     assert _rounded(updated_composite) == _rounded(_list_rows(composite))
+
+
+def assert_ranks_follow_the_list(category):
+    """The rank rows pages read by are the list's ranked rows, place for place and rank for rank."""
+    fields = ["participant_id", "continent", "country", "region", "world_rank", "continent_rank", "country_rank",
+              "region_rank"]  # fmt: skip
+    listed = CurrentRating.objects.filter(category=category, ranked=True).values_list(*fields)
+    assert sorted(CurrentRank.objects.filter(category=category).values_list(*fields)) == sorted(listed)
+    assert listed.exists()
 
 
 def _rounded(rows):
@@ -159,6 +174,8 @@ def test_a_full_recompute_builds_the_list_a_rebuild_from_the_history_gives(db, t
     call_command("recompute_ratings", stdout=None)  # builds today's list from the engine's final states
     constructed, composite = Category.objects.get(slug="constructed"), Category.objects.get(slug="composite")
     from_memory, composite_from_lists = _list_rows(constructed), _list_rows(composite)
+    assert_ranks_follow_the_list(constructed)
+    assert_ranks_follow_the_list(composite)
 
     current_ratings_rebuild(category=constructed)
     services.CurrentRating.objects.filter(category=composite).delete()
@@ -169,3 +186,80 @@ def test_a_full_recompute_builds_the_list_a_rebuild_from_the_history_gives(db, t
     assert from_memory == _list_rows(constructed)
     assert any(row[9] is not None for row in from_memory), "last month's standing was filled in"
     assert sorted((row[0], round(row[1], 9)) for row in composite_from_lists) == composite_from_history
+
+
+def test_a_player_who_moved_country_is_listed_in_the_new_one_after_a_recompute_from_a_date(db, tmp_path):
+    today = datetime.date.today()
+    demo_bundle_write(tmp_path, players=200, events=60, seed=8, start=today - datetime.timedelta(days=400), end=today)
+    results_import(source=tmp_path)
+    since = today - datetime.timedelta(days=60)
+    call_command("recompute_ratings", stdout=None)
+    constructed = Category.objects.get(slug="constructed")
+    # The best of a country, with no region: moved to an empty country of the same continent, every rank
+    # stays the same (first in the country, none in a region), and only the place changes.
+    mover = CurrentRating.objects.filter(
+        category=constructed, ranked=True, country_rank=1, last_played__gte=since
+    ).first()
+    if mover is None:
+        pytest.skip("the generated world has no country's best who played lately")
+    Player.objects.filter(participant_id=mover.participant_id).update(region="")
+    call_command("recompute_ratings", stdout=None)
+    listed = set(CurrentRating.objects.filter(category=constructed).values_list("country", flat=True))
+    empty = next(code for code in geography.countries_in(mover.continent) if code not in listed)
+    Player.objects.filter(participant_id=mover.participant_id).update(country=empty)
+
+    category_recompute(category=constructed, since=since)
+
+    page = ranking_page_rows(category=constructed, filters=RankingFilters(country=empty))
+    assert [(row.participant_id, row.rank) for row in page[0:50]] == [(mover.participant_id, 1)]
+    assert_ranks_follow_the_list(constructed)
+
+
+def test_a_recompute_from_a_date_ranks_ties_together_and_unranks_who_falls_below_the_threshold(db):
+    today = timezone.localdate()
+    constructed = Category.objects.get(slug="constructed")
+    Category.objects.filter(pk=constructed.pk).update(ranked_after=2)
+    a, b, c, d = (
+        Player.objects.create(
+            participant=Participant.objects.create(kind=Participant.Kind.PLAYER),
+            membership_number=number,
+            name=f"Player {number}",
+            country="DE",
+        ).participant_id
+        for number in ("A1", "B2", "C3", "D4")
+    )
+
+    def event(days_ago):
+        return Event.objects.create(
+            name=f"Open {days_ago}", date=today - datetime.timedelta(days=days_ago), format="standard", k=32,
+            player_count=4, status=EventStatus.SUBMITTED,
+        )  # fmt: skip
+
+    def won(event, winner, loser):
+        return Match.objects.create(
+            event=event, round=1, participant1_id=winner, participant2_id=loser, games1=2, games2=0
+        )
+
+    first, second = event(10), event(5)
+    won(first, a, b), won(first, c, d), won(second, a, d)
+    category_recompute(category=constructed)
+    # A and C won the same way against players rated the same: the same rating, one rank.
+    late_result = won(second, c, b)
+
+    category_recompute(category=constructed, since=second.date)
+
+    ranks = dict(CurrentRating.objects.filter(category=constructed).values_list("participant_id", "world_rank"))
+    page = ranking_page_rows(category=constructed, filters=RankingFilters(country="DE"))
+    assert ranks == {a: 1, c: 1, b: 3, d: 3}
+    assert sorted((row.participant_id, row.rank) for row in page[0:50]) == sorted(ranks.items())
+    assert_ranks_follow_the_list(constructed)
+
+    late_result.delete()
+    category_recompute(category=constructed, since=second.date)
+
+    ranked = CurrentRating.objects.filter(category=constructed, ranked=True)
+    page = ranking_page_rows(category=constructed, filters=RankingFilters())
+    assert dict(ranked.values_list("participant_id", "world_rank")) == {a: 1, d: 2}
+    assert not CurrentRating.objects.filter(category=constructed, ranked=False, world_rank__isnull=False).exists()
+    assert [(row.participant_id, row.rank) for row in page[0:50]] == [(a, 1), (d, 2)]
+    assert_ranks_follow_the_list(constructed)

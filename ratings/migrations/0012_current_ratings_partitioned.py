@@ -31,15 +31,15 @@ def _indexes(cursor, table):
     return cursor.fetchall()
 
 
-def _rebuild(schema_editor, *, partitioned: bool) -> None:
-    """Recreate TABLE with the same columns, keys and indexes, partitioned by category or plain."""
+def _rebuild(schema_editor, *, partitioned: bool, table: str = TABLE) -> None:
+    """Recreate `table` with the same columns, keys and indexes, partitioned by category or plain."""
     if schema_editor.connection.vendor != "postgresql":
         return
-    old = f"{TABLE}_old"
+    old = f"{table}_old"
     with schema_editor.connection.cursor() as cursor:
-        indexes = _indexes(cursor, TABLE)
+        indexes = _indexes(cursor, table)
         execute = cursor.execute
-        execute(f"ALTER TABLE {TABLE} RENAME TO {old}")
+        execute(f"ALTER TABLE {table} RENAME TO {old}")
         for name, _, constraint in indexes:  # index names are global: free them for the new table
             if constraint:
                 execute(f"ALTER TABLE {old} RENAME CONSTRAINT {name} TO {name}_old")
@@ -47,19 +47,19 @@ def _rebuild(schema_editor, *, partitioned: bool) -> None:
                 execute(f"ALTER INDEX {name} RENAME TO {name}_old")
         partition = " PARTITION BY LIST (category_id)" if partitioned else ""
         execute(
-            f"CREATE TABLE {TABLE} (LIKE {old} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING IDENTITY){partition}"
+            f"CREATE TABLE {table} (LIKE {old} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING IDENTITY){partition}"
         )
         for name, definition, constraint in indexes:
             if constraint and constraint.startswith("PRIMARY KEY"):
                 constraint = "PRIMARY KEY (id, category_id)" if partitioned else "PRIMARY KEY (id)"
             if constraint:
-                execute(f"ALTER TABLE {TABLE} ADD CONSTRAINT {name} {constraint}")
+                execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} {constraint}")
             else:
-                execute(re.sub(r" ON (ONLY )?\S+ USING", f" ON {TABLE} USING", definition, count=1))
+                execute(re.sub(r" ON (ONLY )?\S+ USING", f" ON {table} USING", definition, count=1))
         if partitioned:
-            execute(f"CREATE TABLE {TABLE}_default PARTITION OF {TABLE} DEFAULT")
-        execute(f"INSERT INTO {TABLE} SELECT * FROM {old}")
-        execute(f"SELECT setval(pg_get_serial_sequence('{TABLE}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {TABLE}")
+            execute(f"CREATE TABLE {table}_default PARTITION OF {table} DEFAULT")
+        execute(f"INSERT INTO {table} SELECT * FROM {old}")
+        execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}")
         execute(f"DROP TABLE {old} CASCADE")
 
 

@@ -17,6 +17,18 @@ from contextlib import contextmanager
 
 from django.db import connection
 
+# Indexes each category's partition has of its own, beyond the keys it shares with the parent table.
+# Inside a partition the category is constant: an index led by it sorts on a column that never differs
+# (a third of the time the history's indexes took). The default partition, which holds several
+# categories, has the same indexes led by the category (migration 0016).
+OWN_INDEXES = {
+    "ratings_ratingentry": ["(participant_id, seq)", "(seq)"],
+}
+
+
+def own_indexes(table: str) -> list[str]:
+    return OWN_INDEXES.get(table, [])
+
 
 def swaps_tables() -> bool:
     return connection.vendor == "postgresql"
@@ -95,6 +107,8 @@ def _staging_index_with(cursor, model, staging: str) -> None:
             cursor.execute(f"ALTER TABLE {staging} ADD CONSTRAINT {name} {constraint}")
         else:
             cursor.execute(_index_on(definition, name, staging))
+    for number, columns in enumerate(own_indexes(model._meta.db_table)):
+        cursor.execute(f"CREATE INDEX {staging}_own{number} ON {staging} {columns}")
 
 
 def staging_swap(model, category_id: int, staging: str) -> None:
@@ -116,6 +130,8 @@ def staging_swap(model, category_id: int, staging: str) -> None:
                 cursor.execute(f"ALTER TABLE {final} RENAME CONSTRAINT {staging}_{number} TO {final}_{number}")
             else:
                 cursor.execute(f"ALTER INDEX {staging}_{number} RENAME TO {final}_{number}")
+        for number, _ in enumerate(own_indexes(parent)):
+            cursor.execute(f"ALTER INDEX {staging}_own{number} RENAME TO {final}_own{number}")
         cursor.execute(f"ALTER TABLE {parent} ATTACH PARTITION {final} FOR VALUES IN ({int(category_id)})")
 
 

@@ -13,9 +13,10 @@ see the old partition; a failure drops the new table with the rest of the work.
 
 import re
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
-from django.db import connection
+from django.db import connection, transaction
 
 # Indexes each category's partition has of its own, beyond the keys it shares with the parent table.
 # Inside a partition the category is constant: an index led by it sorts on a column that never differs
@@ -94,6 +95,38 @@ def staging_indexed_meanwhile(stagings: list[tuple]):
         builder.join()
     if failures:
         raise failures[0]
+
+
+def elsewhere(work, *args, **kwargs) -> Future:
+    """Run `work(*args, **kwargs)` in a thread, in a transaction on a database connection of its own.
+
+    For fresh tables that the caller's transaction swaps in later: they are
+    written and indexed beside that transaction's own work instead of after
+    it. They are committed when `work` returns; if the caller fails before
+    swapping them in, it drops them (scratch_drop).
+    """
+
+    def run():
+        try:
+            with transaction.atomic():  # this thread's connection, not the caller's
+                return work(*args, **kwargs)
+        finally:
+            connection.close()
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="staging")
+    future = executor.submit(run)
+    executor.shutdown(wait=False)  # the thread ends with `work`; the caller waits on the future
+    return future
+
+
+def scratch_drop(futures: list[Future]) -> None:
+    """Drop the tables `elsewhere` work committed ([(model, table), ...]) for a transaction that failed."""
+    for future in futures:
+        if future.exception() is not None:
+            continue  # its own transaction rolled back: nothing was committed
+        with connection.cursor() as cursor:
+            for _, table in future.result():
+                cursor.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def _staging_index_with(cursor, model, staging: str) -> None:

@@ -12,6 +12,7 @@ import sys
 import time
 from array import array
 from collections.abc import Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -80,39 +81,23 @@ def category_events(category: Category):
 def category_recompute(*, category: Category, since: date | None = None) -> RecomputeResult:
     """Rebuild the category's history from `since` on (everything when None); earlier history stays."""
     started = time.monotonic()
-    with transaction.atomic():
-        # FOR NO KEY UPDATE: it excludes a second recompute of the category as FOR UPDATE would, but lets
-        # rows that merely reference the category (a recompute queued by a saved match) be written meanwhile.
-        category = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
-        if category.ruleset == Ruleset.DERIVED:
-            _history_changed(category)  # a derived list has no history of its own: rebuild its list
-            return RecomputeResult(category.slug, since)
-        if category.ruleset == Ruleset.VEKN:
-            result = _vekn_recompute(category, since)
-        else:
-            result = _elo_recompute(category, since)
-        events = category_events(category).filter(status=EventStatus.SUBMITTED)
-        if since is not None:
-            events = events.filter(date__gte=since)
-        events.update(status=EventStatus.RATED)
-        rows, indexed = None, 0
-        if result.stagings and result.standings is not None:
-            # Today's list is Python work on the standings in memory: it is computed while
-            # PostgreSQL builds the new history's indexes (about a second each, at a million matches).
-            today = timezone.localdate()
-            identities = participant_identities(category, set(result.standings[0]) | set(result.standings[1]))
-            with category_tables.staging_indexed_meanwhile(result.stagings):
-                rows = current_rows_from_standings(category, result.standings, identities, today)
-            indexed = len(result.stagings)
-        _history_changed(
-            category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
-            changed_standings=result.changed_standings, rows=rows,
-        )  # fmt: skip
-        # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
-        for model, staging in result.stagings[indexed:]:
-            category_tables.staging_index(model, staging)
-        for model, staging in result.stagings:
-            category_tables.staging_swap(model, category.pk, staging)
+    listing: list[Future] = []  # today's list, written through a connection of its own (a full recompute)
+    # Only a transaction of its own can be helped by a second connection: one inside a caller's
+    # transaction may hold locks (a list swapped in earlier) that the second connection would wait for.
+    alone = not connection.in_atomic_block
+    try:
+        with transaction.atomic():
+            # FOR NO KEY UPDATE: it excludes a second recompute of the category as FOR UPDATE would, but lets
+            # rows that merely reference the category (a recompute queued by a saved match) be written meanwhile.
+            category = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
+            if category.ruleset == Ruleset.DERIVED:
+                _history_changed(category)  # a derived list has no history of its own: rebuild its list
+                return RecomputeResult(category.slug, since)
+            result = _recompute_in_transaction(category, since, listing if alone else None)
+    except BaseException:
+        # Tables committed elsewhere for a list that was never swapped in.
+        category_tables.scratch_drop(listing)
+        raise
     result.published_seconds = time.monotonic() - started
     # Lists derived from this one follow, each under its own lock: they read
     # the lists just published, and their readers need not wait for this one.
@@ -132,6 +117,43 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
     return result
 
 
+def _recompute_in_transaction(category: Category, since: date | None, listing: list | None) -> RecomputeResult:
+    """The recompute's work inside its transaction; `listing` (None: one connection only) collects the
+    list written through a second connection."""
+    recompute = _vekn_recompute if category.ruleset == Ruleset.VEKN else _elo_recompute
+    result = recompute(category, since)
+    events = category_events(category).filter(status=EventStatus.SUBMITTED)
+    if since is not None:
+        events = events.filter(date__gte=since)
+    events.update(status=EventStatus.RATED)
+    indexed, listed = 0, False
+    if result.stagings and result.standings is not None:
+        # Today's list is Python work on the standings in memory: it is computed while PostgreSQL builds
+        # the new history's indexes, then written and indexed through a connection of its own while they finish.
+        today = timezone.localdate()
+        identities = participant_identities(category, set(result.standings[0]) | set(result.standings[1]))
+        with category_tables.staging_indexed_meanwhile(result.stagings):
+            rows = current_rows_from_standings(category, result.standings, identities, today)
+            if listing is not None:
+                listing.append(category_tables.elsewhere(current_list_staged, category, rows, indexed=True))
+        indexed, listed = len(result.stagings), True
+        if listing is not None:
+            result.stagings += listing[0].result()
+            indexed = len(result.stagings)
+        else:
+            result.stagings += current_list_staged(category, rows, indexed=False)
+    _history_changed(
+        category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
+        changed_standings=result.changed_standings, listed=listed,
+    )  # fmt: skip
+    # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
+    for model, staging in result.stagings[indexed:]:
+        category_tables.staging_index(model, staging)
+    for model, staging in result.stagings:
+        category_tables.staging_swap(model, category.pk, staging)
+    return result
+
+
 def _history_changed(
     category: Category,
     *,
@@ -140,7 +162,7 @@ def _history_changed(
     standings=None,
     stagings=None,
     changed_standings=None,
-    rows=None,
+    listed: bool = False,
 ) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates.
 
@@ -154,8 +176,8 @@ def _history_changed(
     incremental = changed is not None and since is not None and built_on == today and category.ruleset != Ruleset.VEKN
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
-    else:
-        current_ratings_rebuild(category=category, standings=standings, stagings=stagings, rows=rows)
+    elif not listed:  # `listed`: the caller has written the list already, to swap it in with its history
+        current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 
@@ -426,33 +448,39 @@ def current_ratings_rebuild(
     elif rows is None:
         identities = participant_identities(category, set(standings[0]) | set(standings[1]))
         rows = current_rows_from_standings(category, standings, identities, today)
-    ranks = _rank_rows(rows)
     if not category_tables.swaps_tables():
         CurrentRating.objects.filter(category=category).delete()
         CurrentRank.objects.filter(category=category).delete()
-        insert_rows(CurrentRank, RANK_FIELDS, ranks)
+        insert_rows(CurrentRank, RANK_FIELDS, _rank_rows(rows))
         return insert_rows(CurrentRating, CURRENT_FIELDS, rows)
+    fresh = current_list_staged(category, rows, indexed=stagings is None)
+    if stagings is None:
+        for model, table in fresh:
+            category_tables.staging_swap(model, category.pk, table)
+    else:
+        stagings.extend(fresh)
+    return len(rows)
+
+
+def current_list_staged(category: Category, rows: list[tuple], *, indexed: bool) -> list[tuple]:
+    """Today's list and its ranks in fresh tables, ready to swap in (PostgreSQL): [(model, table), ...]."""
     # Room in each page of the list for its rows' ranks to move in place (their columns are in no index),
     # and the rows stored by participant, not by rank: the ranks a correction moves are a run of the list,
     # which would otherwise fill the free space of a few pages and overflow it.
     staging = category_tables.staging_create(CurrentRating, category.pk, fillfactor=LIST_FILLFACTOR)
     participant_at = CURRENT_FIELDS.index("participant")
-    written = insert_rows(CurrentRating, CURRENT_FIELDS, sorted(rows, key=itemgetter(participant_at)), table=staging)
+    insert_rows(CurrentRating, CURRENT_FIELDS, sorted(rows, key=itemgetter(participant_at)), table=staging)
     rank_staging = category_tables.staging_create(CurrentRank, category.pk)
-    insert_rows(CurrentRank, RANK_FIELDS, ranks, table=rank_staging)
+    insert_rows(CurrentRank, RANK_FIELDS, _rank_rows(rows), table=rank_staging)
     fresh = [(CurrentRating, staging), (CurrentRank, rank_staging)]
     with connection.cursor() as cursor:
         # Fresh statistics let the planner read a page of the list from its index instead of sorting it all.
         for _, table in fresh:
             cursor.execute(f"ANALYZE {table}")
-    if stagings is None:
+    if indexed:
         for model, table in fresh:
             category_tables.staging_index(model, table)
-        for model, table in fresh:
-            category_tables.staging_swap(model, category.pk, table)
-    else:
-        stagings.extend(fresh)
-    return written
+    return fresh
 
 
 # Today's ranks as CurrentRank rows hold them, and where list rows (CURRENT_FIELDS) hold the same values.

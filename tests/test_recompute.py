@@ -17,7 +17,7 @@ from events.models import Event, EventStatus, Match, Standing
 from players.models import Participant, Player, Team
 from ratings import category_tables, services
 from ratings.engine import expected_score
-from ratings.models import Category, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
+from ratings.models import Category, CurrentRank, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors import category_standings, ranking_list
 from ratings.services import category_recompute, recompute_enqueue, recompute_run_execute
 from tests.bundles import Bundle
@@ -920,3 +920,48 @@ def test_the_recompute_commands_refuse_an_unknown_category_or_an_impossible_date
     with pytest.raises(CommandError, match=message):
         call_command(command, *arguments)
     assert not RecomputeRun.objects.exists()
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_full_recompute_in_a_transaction_of_its_own_writes_todays_list_through_a_second_connection(
+    transactional_db, monkeypatch
+):
+    cat = category("constructed")
+    a_world()
+    written_elsewhere = []
+    real = category_tables.elsewhere
+
+    def recorded(work, *args, **kwargs):
+        written_elsewhere.append(work.__name__)
+        return real(work, *args, **kwargs)
+
+    monkeypatch.setattr(category_tables, "elsewhere", recorded)
+    category_recompute(category=cat)
+    listed = published(cat)[1]
+    ranks = set(CurrentRank.objects.filter(category=cat).values_list("participant_id", "world_rank"))
+    services.current_ratings_rebuild(category=cat)  # from the history just published, on this connection
+
+    assert written_elsewhere == ["current_list_staged"]
+    assert {row[2:] for row in listed} == {row[2:] for row in published(cat)[1]}  # all but the ids
+    assert ranks == set(CurrentRank.objects.filter(category=cat).values_list("participant_id", "world_rank"))
+    assert tables_named("%_next") == set()
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_full_recompute_failing_after_its_list_was_written_elsewhere_leaves_no_table_behind(
+    transactional_db, monkeypatch
+):
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    before = published(cat)
+
+    def swap_fails(model, category_id, staging):
+        raise RuntimeError("the swap broke")
+
+    monkeypatch.setattr(category_tables, "staging_swap", swap_fails)
+    with pytest.raises(RuntimeError, match="the swap broke"):
+        category_recompute(category=cat)
+
+    assert published(cat) == before
+    assert tables_named("%_next") == set()

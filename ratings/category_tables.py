@@ -2,7 +2,7 @@
 
 The history (RatingEntry) and today's lists (CurrentRating) are partitioned by
 category (migrations 0011 and 0012). Rewriting a category in place means
-deleting its old rows, maintaining every index row by row (a dozen on today's
+deleting its old rows, maintaining every index row by row (nine on today's
 list, a trigram index among them) and vacuuming the dead rows afterwards. A
 fresh table takes the rows unindexed, builds each index in one sort, and
 replaces the category's partition in a few catalogue updates.

@@ -118,8 +118,8 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
 
 
 def _recompute_in_transaction(category: Category, since: date | None, listing: list | None) -> RecomputeResult:
-    """The recompute's work inside its transaction; `listing` (None: one connection only) collects the
-    list written through a second connection."""
+    """A recompute's work in its transaction. A full one on PostgreSQL writes today's list through a
+    second connection and appends that work to `listing`, unless `listing` is None (one connection)."""
     recompute = _vekn_recompute if category.ruleset == Ruleset.VEKN else _elo_recompute
     result = recompute(category, since)
     events = category_events(category).filter(status=EventStatus.SUBMITTED)
@@ -136,12 +136,13 @@ def _recompute_in_transaction(category: Category, since: date | None, listing: l
             rows = current_rows_from_standings(category, result.standings, identities, today)
             if listing is not None:
                 listing.append(category_tables.elsewhere(current_list_staged, category, rows, indexed=True))
-        indexed, listed = len(result.stagings), True
+        indexed = len(result.stagings)  # the history's, indexed meanwhile
         if listing is not None:
-            result.stagings += listing[0].result()
+            result.stagings += listing[0].result()  # indexed by the second connection
             indexed = len(result.stagings)
         else:
             result.stagings += current_list_staged(category, rows, indexed=False)
+        listed = True
     _history_changed(
         category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
         changed_standings=result.changed_standings, listed=listed,

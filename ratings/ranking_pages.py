@@ -86,8 +86,8 @@ class RankSeek:
         if start == 0:
             first = 1
         else:
-            first = self.ranks.filter(**{f"{field}__lte": start + 1}).order_by(f"-{field}").values_list(field)[:1]
-            first = first[0][0] if first else None
+            first = self.ranks.filter(**{f"{field}__lte": start + 1}).order_by(f"-{field}")
+            first = first.values_list(field, flat=True).first()
             if first is None:
                 return []
         skip = start - (first - 1)

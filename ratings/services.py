@@ -601,11 +601,10 @@ def current_ratings_update(
                 continue
             replaced.append(row_id)
         rows.append(tuple(row))
-    gone = [row_id for participant, (row_id, _) in stored.items() if participant not in now]
-    for chunk in chunked(replaced + gone, 5000):
+    gone = {participant: row_id for participant, (row_id, _) in stored.items() if participant not in now}
+    for chunk in chunked(replaced + list(gone.values()), 5000):
         CurrentRating.objects.filter(category=category, pk__in=chunk).delete()
-    for chunk in chunked(sorted(participants - set(now)), 5000):
-        CurrentRank.objects.filter(category=category, participant__in=chunk).delete()
+    _current_ranks_replace(category, list(gone), [])
     insert_rows(CurrentRating, CURRENT_FIELDS, rows)
     current_ranks_recount(category=category, previous=before is not None)
 
@@ -695,16 +694,21 @@ def current_ranks_recount(*, category: Category, previous: bool = False) -> int:
         moved = cursor.fetchall()
     width = 1 + len(rank_columns)
     _ranks_write(category, rank_columns, [row[:width] for row in moved])
-    _current_ranks_write(category, [row for row in moved if row[-1]])
+    replaced, ranks = [], []
+    for row in moved:
+        participant, continent, country, region, today_moved = row[width:]
+        if today_moved:
+            replaced.append(participant)
+            if row[1] is not None:  # still ranked
+                ranks.append((category.pk, participant, continent, country, region, *row[1 : 1 + len(RANK_LEVELS)]))
+    _current_ranks_replace(category, replaced, ranks)
     return len(moved)
 
 
-def _current_ranks_write(category: Category, moved: list[tuple]) -> None:
-    """Replace the CurrentRank rows of the moved list rows (id, today's ranks, ..., participant, places, _)."""
-    levels = len(RANK_LEVELS)
-    for chunk in chunked([row[-5] for row in moved], 5000):
+def _current_ranks_replace(category: Category, participants: list[int], ranks: list[tuple]) -> None:
+    """Replace the CurrentRank rows of `participants` with `ranks` (RANK_FIELDS; none for the unranked)."""
+    for chunk in chunked(participants, 5000):
         CurrentRank.objects.filter(category=category, participant__in=chunk).delete()
-    ranks = [(category.pk, *row[-5:-1], *row[1 : 1 + levels]) for row in moved if row[1] is not None]
     insert_rows(CurrentRank, RANK_FIELDS, ranks)
 
 

@@ -115,6 +115,22 @@ def foreign_keys_checked_as_a_set(model, *, rows: int):
             cursor.execute(f"ALTER TABLE {table} VALIDATE CONSTRAINT {quoted}")
 
 
+def table_indexes(cursor, table: str) -> list[tuple[str, str, str | None]]:
+    """(name, definition, definition of the key it backs or None) of each index of `table`, oldest first."""
+    cursor.execute(
+        """
+        SELECT ic.relname, pg_get_indexdef(i.indexrelid), pg_get_constraintdef(c.oid)
+        FROM pg_index i
+        JOIN pg_class ic ON ic.oid = i.indexrelid
+        LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('p', 'u')
+        WHERE i.indrelid = %s::regclass
+        ORDER BY i.indexrelid
+        """,
+        [table],
+    )
+    return cursor.fetchall()
+
+
 @contextmanager
 def indexes_built_after(model, *, rows: int):
     """Around an insert of `rows` rows into `model`'s table on PostgreSQL, build its plain indexes afterwards.
@@ -136,16 +152,8 @@ def indexes_built_after(model, *, rows: int):
         if cursor.fetchone()[0] >= rows:
             indexes = []
         else:
-            cursor.execute(
-                """
-                SELECT c.relname, pg_get_indexdef(i.indexrelid)
-                FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-                WHERE i.indrelid = %s::regclass
-                  AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-                """,
-                [model._meta.db_table],
-            )
-            indexes = cursor.fetchall()
+            stored = table_indexes(cursor, model._meta.db_table)
+            indexes = [(name, definition) for name, definition, key in stored if key is None]
         for name, _ in indexes:
             cursor.execute(f"DROP INDEX {connection.ops.quote_name(name)}")
     yield

@@ -18,6 +18,8 @@ from contextlib import contextmanager
 
 from django.db import connection, transaction
 
+from lib.bulk import table_indexes
+
 # Indexes each category's partition has of its own, beyond the keys it shares with the parent table.
 # Inside a partition the category is constant: an index led by it sorts on a column that never differs
 # (a third of the time the history's indexes took). The default partition, which holds several
@@ -177,17 +179,7 @@ def analyze(model, category_id: int) -> None:
 
 def _parent_indexes(cursor, parent: str) -> list[tuple[str, str | None]]:
     """(index definition, definition of the key constraint it backs or None) for each index of `parent`."""
-    cursor.execute(
-        """
-        SELECT pg_get_indexdef(i.indexrelid), pg_get_constraintdef(c.oid)
-        FROM pg_index i
-        LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('p', 'u')
-        WHERE i.indrelid = %s::regclass
-        ORDER BY i.indexrelid
-        """,
-        [parent],
-    )
-    return cursor.fetchall()
+    return [(definition, key) for _, definition, key in table_indexes(cursor, parent)]
 
 
 def _index_on(definition: str, name: str, table: str) -> str:

@@ -81,6 +81,9 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False  # no banner on every start; failures and lockouts are still logged
+# How many reverse proxies of ours stand in front of the site (lib/client_address.py): 0 means
+# none, X-Forwarded-For is ignored and the connection's address is the visitor's.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

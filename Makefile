@@ -3,13 +3,18 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# The settings default to production (DEBUG off, a secret key required); these
+# targets are for development. serve-prod sets DJANGO_DEBUG=0 itself.
+export DJANGO_DEBUG ?= 1
 
-.PHONY: install run test lint ci migrations-check bench serve-prod loadtest faults audit ops-install
+.PHONY: install install-prod lock run test lint ci migrations-check bench serve-prod loadtest faults audit ops-install
 
-$(VENV)/.installed: requirements.txt
+# Both requirement files are locked with hashes (pip-tools): the runtime alone in
+# production, the runtime and the test tools everywhere else.
+$(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -r requirements.txt
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements.txt -r requirements-dev.txt
 	@# Browser tests drive Debian's chromium; install it when we can (root with apt).
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
@@ -17,6 +22,20 @@ $(VENV)/.installed: requirements.txt
 	touch $@
 
 install: $(VENV)/.installed
+
+# Production: the runtime only, no test tools.
+$(VENV)/.installed-runtime: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements.txt
+	touch $@
+
+install-prod: $(VENV)/.installed-runtime
+
+# After changing requirements.in or requirements-dev.in: pin and hash again.
+lock: install
+	$(VENV)/bin/pip-compile -q --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
+	$(VENV)/bin/pip-compile -q --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
 
 # Migrate, load the demo world into an empty database, then serve the site
 # with the background job worker beside it (stopped when the site stops).
@@ -46,7 +65,7 @@ bench: install
 
 # Production serving on this machine: migrations, static files, job workers and gunicorn (docs/deployment.md).
 # Needs DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL; JOB_WORKERS (default 2) job workers.
-serve-prod: install
+serve-prod: install-prod
 	bash scripts/serve_prod.sh
 
 # Load and fault tests, the dependency audit: tools of scripts/requirements-ops.txt (docs/reliability.md).

@@ -1,9 +1,12 @@
 """One settings module for every environment, driven by environment variables.
 
-Development (the default) needs nothing set: SQLite in the project folder,
-DEBUG on. Production sets DJANGO_DEBUG=0, DJANGO_SECRET_KEY,
+Production is the default: DEBUG is off unless DJANGO_DEBUG=1, so a
+deployment that forgets a variable fails to start (no DJANGO_SECRET_KEY)
+instead of showing tracebacks. Production sets DJANGO_SECRET_KEY,
 DJANGO_ALLOWED_HOSTS and DATABASE_URL; the secure defaults below then apply
-and `manage.py check --deploy` is clean.
+and `manage.py check --deploy` is clean. Development (`make run`, the
+Makefile's other targets and the tests) sets DJANGO_DEBUG=1 and needs nothing
+else: SQLite in the project folder.
 """
 
 from datetime import timedelta
@@ -16,12 +19,15 @@ from lib.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+DEBUG = env_bool("DJANGO_DEBUG", False)
 
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off (it is off unless DJANGO_DEBUG=1; "
+            "for development use `make run`, or set DJANGO_DEBUG=1)"
+        )
     SECRET_KEY = "development-only-secret-key-never-use-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")

@@ -12,11 +12,11 @@ PRODUCTION = {
 }
 
 
-def manage(*args, env):
+def manage(*args, env, unset=()):
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env={**os.environ, **env},
+        env={**{name: value for name, value in os.environ.items() if name not in unset}, **env},
         capture_output=True,
         text=True,
         timeout=120,
@@ -42,3 +42,20 @@ def test_a_malformed_boolean_setting_is_refused_with_its_name():
 
     assert result.returncode != 0
     assert "DJANGO_DEBUG must be true/false" in result.stderr
+
+
+def test_a_deployment_that_forgets_django_debug_runs_without_debug_pages():
+    settings_printed = "from django.conf import settings; print('DEBUG', settings.DEBUG)"
+    forgotten = {name: value for name, value in PRODUCTION.items() if name != "DJANGO_DEBUG"}
+
+    result = manage("shell", "-c", settings_printed, env=forgotten, unset=["DJANGO_DEBUG"])
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "DEBUG False" in result.stdout
+
+
+def test_a_deployment_that_forgets_both_debug_and_the_secret_key_refuses_to_start():
+    result = manage("check", env={}, unset=["DJANGO_DEBUG", "DJANGO_SECRET_KEY"])
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in result.stderr

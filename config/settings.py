@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_filters",
     "axes",  # django-axes: sign-in rate limit
+    "csp",  # django-csp: its system checks of CONTENT_SECURITY_POLICY
     "accounts",
     "players",
     "events",
@@ -69,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",  # django-csp: Content-Security-Policy
+    "config.security_headers.permissions_policy",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into the lockout page
 ]
 
@@ -212,6 +215,27 @@ CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp). Pages load scripts, styles and images from
+# the site alone and have no inline script, so a script injected into a page
+# would not run. Images also as data: URIs (the API's Swagger UI draws its
+# icons so). Nothing may frame a page, and forms post only to the site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Browser features no page of the site uses (config/security_headers.py).
+PERMISSIONS_POLICY_DENIED = [
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen", "geolocation",
+    "gyroscope", "magnetometer", "microphone", "midi", "payment", "picture-in-picture", "publickey-credentials-get",
+    "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
+]  # fmt: skip
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

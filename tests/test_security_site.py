@@ -185,6 +185,8 @@ out = {
     "nosniff": login.get("X-Content-Type-Options"),
     "frame": login.get("X-Frame-Options"),
     "referrer": login.get("Referrer-Policy"),
+    "csp": login.get("Content-Security-Policy"),
+    "permissions": login.get("Permissions-Policy"),
     "csrf_cookie": {"secure": cookie["secure"], "httponly": cookie["httponly"], "samesite": cookie["samesite"]},
     "session": [settings.SESSION_COOKIE_SECURE, settings.SESSION_COOKIE_HTTPONLY, settings.SESSION_COOKIE_SAMESITE],
     "plain_http": client.get("/rankings/", HTTP_HOST="ratings.example.org").status_code,
@@ -241,6 +243,16 @@ def test_in_production_pages_carry_hsts_and_the_other_security_headers(productio
     assert probe["login"] == 200
     assert probe["hsts"] == "max-age=31536000; includeSubDomains; preload"
     assert (probe["nosniff"], probe["frame"], probe["referrer"]) == ("nosniff", "DENY", "same-origin")
+
+
+def test_in_production_pages_run_only_the_sites_own_scripts_and_deny_unused_browser_features(production):
+    probe, _ = production
+
+    csp = dict(part.strip().split(" ", 1) for part in probe["csp"].split(";"))
+    assert csp["default-src"] == "'self'"  # no inline script, nothing from another origin
+    assert "script-src" not in csp and "unsafe-inline" not in probe["csp"]
+    assert csp["frame-ancestors"] == "'none'" and csp["object-src"] == "'none'"
+    assert "camera=()" in probe["permissions"] and "geolocation=()" in probe["permissions"]
 
 
 def test_in_production_plain_http_is_sent_to_https_and_unknown_hosts_are_refused(production):

@@ -50,13 +50,22 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+def _tab_without_policy_violations(context):
+    """A tab that fails its test when the browser refused anything under the Content-Security-Policy:
+    every browser test then also proves that its pages work with the policy production sends."""
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    refused = []
+    tab.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else 0)
+    yield tab
+    context.close()
+    assert not refused, f"the browser refused under the Content-Security-Policy: {refused}"
+
+
 @pytest.fixture
 def page(browser, live_server):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    tab = context.new_page()
-    yield tab
-    context.close()
+    yield from _tab_without_policy_violations(context)
 
 
 @pytest.fixture
@@ -64,7 +73,4 @@ def phone(browser, live_server):
     context = browser.new_context(
         base_url=live_server.url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
-    context.set_default_timeout(10_000)
-    tab = context.new_page()
-    yield tab
-    context.close()
+    yield from _tab_without_policy_violations(context)

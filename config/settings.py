@@ -186,8 +186,38 @@ TASKS = {
 RECOMPUTE_RETRY_SECONDS = env_int("RECOMPUTE_RETRY_SECONDS", 10)
 RECOMPUTE_RECOVER_SECONDS = env_int("RECOMPUTE_RECOVER_SECONDS", 60)
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# E-mail (password resets, error reports): through the SMTP server EMAIL_HOST when
+# it is set, else printed on the console (development).
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)  # STARTTLS, as on port 587
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # TLS from the start, as on port 465 (then EMAIL_USE_TLS=0)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set EMAIL_USE_TLS=0 for port 465")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)  # seconds: a dead mail server must not hold a page or a worker
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ratings@localhost")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)  # the sender of error reports
+
+# Errors reach the operators: with DEBUG off every logged error (a page's server error,
+# a failed recompute job) is mailed to DJANGO_ADMINS, and sent to Sentry (or any
+# tracker speaking its protocol) when SENTRY_DSN is set.
+ADMINS = [("", address) for address in env_list("DJANGO_ADMINS")]
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "development" if DEBUG else "production"),
+        send_default_pii=False,  # no addresses, cookies or user names leave the site
+        traces_sample_rate=0.0,  # errors only
+    )
 
 DJANGO_TABLES2_TEMPLATE = "players/table.html"  # the site's own table markup and styles
 
@@ -249,7 +279,20 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # Django's own configuration gives "django" a console and a mail handler of its own;
+        # its records reach the root's instead, so each error is printed and mailed once.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+    },
 }

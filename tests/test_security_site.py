@@ -138,6 +138,32 @@ def test_a_page_that_breaks_answers_a_plain_500_that_tells_nothing_of_the_error(
 
 
 @pytest.mark.django_db
+def test_a_page_that_breaks_is_reported_to_the_operators_once_with_its_traceback(settings, mailoutbox):
+    settings.ROOT_URLCONF = __name__
+    settings.ADMINS = [("", "ops@example.org")]
+
+    Client(raise_request_exception=False).get("/breaks/")
+
+    assert len(mailoutbox) == 1
+    report = mailoutbox[0]
+    assert report.to == ["ops@example.org"] and "/breaks/" in report.subject
+    assert "secret detail" in report.body and "Traceback" in report.body
+
+
+def test_a_failed_background_job_is_reported_to_the_operators(settings, mailoutbox):
+    import logging
+
+    settings.ADMINS = [("", "ops@example.org")]
+    try:
+        raise RuntimeError("the recompute broke")
+    except RuntimeError:
+        logging.getLogger("django_tasks").exception("Task ratings.tasks.recompute_task failed")
+
+    assert [mail.to for mail in mailoutbox] == [["ops@example.org"]]
+    assert "the recompute broke" in mailoutbox[0].body
+
+
+@pytest.mark.django_db
 def test_a_forbidden_page_gives_its_reason(client):
     client.force_login(UserFactory())
 

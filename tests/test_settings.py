@@ -59,3 +59,59 @@ def test_a_deployment_that_forgets_both_debug_and_the_secret_key_refuses_to_star
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def settings_printed(*expressions: str, env: dict) -> list[str]:
+    code = "import django.conf, django.core.mail, sentry_sdk; s = django.conf.settings\n" + "\n".join(
+        f"print(repr({expression}))" for expression in expressions
+    )
+    result = manage("shell", "-v", "0", "-c", code, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.strip().splitlines()
+
+
+def test_mail_goes_through_the_smtp_server_the_environment_names():
+    server = {
+        "EMAIL_HOST": "smtp.example.org",
+        "EMAIL_PORT": "465",
+        "EMAIL_USE_TLS": "0",
+        "EMAIL_USE_SSL": "1",
+        "EMAIL_HOST_USER": "ratings",
+        "EMAIL_HOST_PASSWORD": "app password",
+    }
+    connection = "django.core.mail.get_connection()"
+
+    printed = settings_printed(
+        f"type({connection}).__module__",
+        f"({connection}.host, {connection}.port, {connection}.username, {connection}.password)",
+        f"({connection}.use_ssl, {connection}.use_tls, {connection}.timeout)",
+        env={**PRODUCTION, **server},
+    )
+
+    assert printed == [
+        "'django.core.mail.backends.smtp'",
+        "('smtp.example.org', 465, 'ratings', 'app password')",
+        "(True, False, 10)",
+    ]
+
+
+def test_without_a_mail_server_mail_is_printed_on_the_console():
+    printed = settings_printed("type(django.core.mail.get_connection()).__module__", env={"EMAIL_HOST": ""})
+
+    assert printed == ["'django.core.mail.backends.console'"]
+
+
+def test_errors_are_mailed_to_the_operators_the_environment_names():
+    printed = settings_printed(
+        "s.ADMINS", "s.SERVER_EMAIL", env={**PRODUCTION, "DJANGO_ADMINS": "ops@example.org, b@x.org"}
+    )
+
+    assert printed == ["[('', 'ops@example.org'), ('', 'b@x.org')]", "'ratings@localhost'"]
+
+
+def test_errors_are_reported_to_sentry_when_its_dsn_is_set_and_never_otherwise():
+    dsn = "https://publickey@errors.example.org/42"
+    active = "(sentry_sdk.get_client().is_active(), str(sentry_sdk.get_client().dsn or ''))"
+
+    assert settings_printed(active, env={**PRODUCTION, "SENTRY_DSN": dsn}) == [f"(True, '{dsn}')"]
+    assert settings_printed(active, env={**PRODUCTION, "SENTRY_DSN": ""}) == ["(False, '')"]

@@ -1,8 +1,11 @@
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.models import Group
 
 from accounts.models import Profile
+from accounts.roles import ADMINS
+from accounts.selectors import account_managed_by, accounts_managed_by
 from accounts.services import profile_link
 from players.models import Player
 
@@ -48,13 +51,35 @@ class UserAdmin(DjangoUserAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("groups")
 
+    # Superusers manage everyone. Admins manage organizer and player accounts (accounts.selectors.
+    # account_managed_by): any other account, a superuser's or another admin's, is read-only to them,
+    # its password page included (Django's password view asks has_change_permission), or an admin
+    # could set its password or e-mail and sign in as it.
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and (
+            obj is None or account_managed_by(actor=request.user, account=obj)
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and (
+            obj is None or account_managed_by(actor=request.user, account=obj)
+        )
+
     def get_readonly_fields(self, request, obj=None):
-        # Admins manage accounts and roles; only a superuser makes superusers or hands out single permissions,
-        # or an admin could give themselves (or anyone) every right there is.
+        # Only a superuser makes staff, superusers or admins, or hands out single permissions: an admin
+        # could otherwise give themselves (or anyone) every right there is. On their own account an
+        # admin's roles are read-only too (they could not be given back by them).
         fields = list(super().get_readonly_fields(request, obj))
         if not request.user.is_superuser:
-            fields += ["is_superuser", "user_permissions"]
+            fields += ["is_staff", "is_superuser", "user_permissions"]
+            if obj is not None and obj.pk == request.user.pk:
+                fields += ["groups"]
         return fields
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "groups" and not request.user.is_superuser:
+            kwargs["queryset"] = Group.objects.exclude(name=ADMINS)  # admins give the organizer role, no more
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
@@ -74,6 +99,22 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = [("player", admin.EmptyFieldListFilter)]
     actions = ["link_stated_numbers"]
 
+    # Re-linking a superuser's or an admin's account to another player is changing that account.
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and (
+            obj is None or account_managed_by(actor=request.user, account=obj.user)
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and (
+            obj is None or account_managed_by(actor=request.user, account=obj.user)
+        )
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "user":
+            kwargs["queryset"] = accounts_managed_by(actor=request.user)  # a new profile, for an account they manage
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         _record_link_change(request, obj, form.changed_data)
@@ -81,6 +122,7 @@ class ProfileAdmin(admin.ModelAdmin):
     @admin.action(description="Confirm: link each selected account to the player with its stated number")
     def link_stated_numbers(self, request, queryset):
         linked, missing = 0, []
+        queryset = queryset.filter(user__in=accounts_managed_by(actor=request.user))
         for profile in queryset.exclude(claimed_number=""):
             player = Player.objects.filter(membership_number=profile.claimed_number).first()
             if player is None or Profile.objects.filter(player=player).exclude(pk=profile.pk).exists():

@@ -21,7 +21,9 @@ MANAGE_ALL_PERMISSION = f"accounts.{MANAGE_ALL_EVENTS}"
 
 # Every model permission of these apps goes to admins, so the admin site is theirs to use.
 ADMIN_APPS = ("accounts", "corrections", "events", "players", "ratings", "axes")  # axes: lifting a sign-in lockout
-ADMIN_AUTH_PERMISSIONS = ("view_user", "change_user", "view_group")
+# Admins add and change organizer and player accounts; which accounts and which of their fields
+# is decided per account (accounts.selectors.account_managed_by, accounts.admin.UserAdmin).
+ADMIN_AUTH_PERMISSIONS = ("view_user", "add_user", "change_user", "view_group")
 
 
 def roles_create(apps) -> None:

@@ -1,6 +1,9 @@
 """Reads about accounts: who a user is as a player, and what they may do."""
 
-from accounts.roles import MANAGE_ALL_PERMISSION, ORGANIZE_PERMISSION
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from accounts.roles import ADMINS, MANAGE_ALL_PERMISSION, ORGANIZE_PERMISSION
 from players.models import Player
 
 
@@ -17,3 +20,28 @@ def user_can_organize(*, user) -> bool:
 
 def user_manages_all_events(*, user) -> bool:
     return user.is_authenticated and user.is_active and user.has_perm(MANAGE_ALL_PERMISSION)
+
+
+def _privileged():
+    """Superusers, staff accounts and admins: accounts only superusers manage."""
+    return Q(is_superuser=True) | Q(is_staff=True) | Q(groups__name=ADMINS)
+
+
+def accounts_managed_by(*, actor):
+    """The accounts `actor` may change: their password, e-mail, active flag, roles and player link.
+
+    Superusers manage everyone. Admins manage the accounts of organizers and
+    players; an admin who could change a superuser's or another admin's
+    password or e-mail could sign in as them, so those are for superusers
+    only. An admin's own account is theirs to manage, but what makes it
+    privileged (staff status, roles, permissions) is read-only to them
+    (`accounts.admin.UserAdmin`).
+    """
+    users = get_user_model().objects.all()
+    if actor.is_superuser:
+        return users
+    return users.exclude(pk__in=users.filter(_privileged()).exclude(pk=actor.pk).values("pk"))
+
+
+def account_managed_by(*, actor, account) -> bool:
+    return account is None or accounts_managed_by(actor=actor).filter(pk=account.pk).exists()

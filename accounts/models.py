@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 
@@ -43,3 +45,28 @@ class Profile(models.Model):
 
     def __str__(self):
         return f"{self.user}: {self.player or 'no player linked'}"
+
+
+PASSWORD_RESET_WINDOW = timedelta(hours=1)  # reset e-mails are counted over this long
+
+
+class PasswordResetRequest(models.Model):
+    """One request for a password-reset e-mail: who asked (the address) and for which e-mail address.
+
+    Counted to throttle the e-mails per address and per account
+    (accounts.services.password_reset_allowed); deleted by the workers'
+    housekeeping once older than the window they are counted in.
+    """
+
+    address = models.CharField(max_length=64)  # as lib.client_address gives it (never trusted to parse)
+    email = models.EmailField(max_length=254)
+    requested_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["address", "requested_at"], name="reset_request_by_address"),
+            models.Index(fields=["email", "requested_at"], name="reset_request_by_email"),
+        ]
+
+    def __str__(self):
+        return f"{self.email} from {self.address} at {self.requested_at:%Y-%m-%d %H:%M}"

@@ -1,8 +1,12 @@
 """Reads about accounts: who a user is as a player, and what they may do."""
 
+from axes.models import AccessAttempt
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Q, Sum
+from django.utils import timezone
 
+from accounts.models import PASSWORD_RESET_WINDOW, PasswordResetRequest
 from accounts.roles import ADMINS, MANAGE_ALL_PERMISSION, ORGANIZE_PERMISSION
 from players.models import Player
 
@@ -45,3 +49,20 @@ def accounts_managed_by(*, actor):
 
 def account_managed_by(*, actor, account) -> bool:
     return account is None or accounts_managed_by(actor=actor).filter(pk=account.pk).exists()
+
+
+def sign_in_failures_from(*, address: str) -> int:
+    """Failed sign-ins from one address over every account, within the lockout period."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    attempts = AccessAttempt.objects.filter(ip_address=address, attempt_time__gte=since)
+    return attempts.aggregate(failures=Sum("failures_since_start"))["failures"] or 0
+
+
+def password_resets_requested(*, address: str | None = None, email: str | None = None) -> int:
+    """Reset e-mails asked for in the last hour (sent or not), from an address, to an e-mail address, or both."""
+    requests = PasswordResetRequest.objects.filter(requested_at__gte=timezone.now() - PASSWORD_RESET_WINDOW)
+    if address is not None:
+        requests = requests.filter(address=address)
+    if email is not None:
+        requests = requests.filter(email=email.strip().lower())
+    return requests.count()

@@ -1,10 +1,17 @@
-"""Writes about accounts: a user's stated membership number, and an admin's link to a player."""
+"""Writes about accounts: a user's stated membership number, an admin's link to a player, sign-in limits."""
 
+from datetime import datetime, timedelta
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import Profile
+from accounts.models import PASSWORD_RESET_WINDOW, PasswordResetRequest, Profile
+from accounts.selectors import password_resets_requested
 from players.models import Player
+
+SIGN_IN_LOGS_KEPT = timedelta(days=30)  # who signed in or failed to, for admins looking into an account
 
 
 def profile_of(*, user) -> Profile:
@@ -31,3 +38,34 @@ def profile_link(*, profile: Profile, player: Player | None, by) -> Profile:
     profile.linked_at = timezone.now() if player else None
     profile.save(update_fields=["player", "linked_by", "linked_at"])
     return profile
+
+
+@transaction.atomic
+def password_reset_allowed(*, address: str, email: str) -> bool:
+    """Record a request for a reset e-mail and say whether it may be sent.
+
+    At most PASSWORD_RESETS_PER_ADDRESS an hour from one address (against
+    mail bombing many people) and PASSWORD_RESETS_PER_ACCOUNT an hour to one
+    e-mail address (against bombing one). Requests are counted whether or not
+    an account has the address, so the answer tells nothing about accounts.
+    """
+    allowed = (
+        password_resets_requested(address=address) < settings.PASSWORD_RESETS_PER_ADDRESS
+        and password_resets_requested(email=email) < settings.PASSWORD_RESETS_PER_ACCOUNT
+    )
+    PasswordResetRequest.objects.create(address=address, email=email.strip().lower())
+    return allowed
+
+
+def sign_in_records_prune(*, now: datetime | None = None) -> int:
+    """Delete sign-in records that can no longer pause anybody or be worth reading; how many went."""
+    now = now or timezone.now()
+    deleted = 0
+    for records in (
+        AccessAttempt.objects.filter(attempt_time__lt=now - settings.AXES_COOLOFF_TIME),
+        AccessFailureLog.objects.filter(attempt_time__lt=now - SIGN_IN_LOGS_KEPT),
+        AccessLog.objects.filter(attempt_time__lt=now - SIGN_IN_LOGS_KEPT),
+        PasswordResetRequest.objects.filter(requested_at__lt=now - PASSWORD_RESET_WINDOW),
+    ):
+        deleted += records.delete()[0]
+    return deleted

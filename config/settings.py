@@ -75,8 +75,11 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into the lockout page
 ]
 
-# Signing in: django-axes counts failures per address and refuses further
-# attempts for a while; then Django's own backend checks the password.
+# Signing in: django-axes counts failures per account and address pair and pauses
+# that pair for a while (a typo at a venue sharing one address pauses nobody else);
+# our backend adds a higher limit per address over all accounts, against guessing
+# many accounts (accounts/backends.py). Then Django's own backend checks the password.
+# Addresses come through TRUSTED_PROXY_COUNT trusted proxies (lib/client_address.py).
 AUTHENTICATION_BACKENDS = [
     "accounts.backends.SignInRateLimit",
     "django.contrib.auth.backends.ModelBackend",
@@ -85,14 +88,19 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:account"
 LOGOUT_REDIRECT_URL = "home"
 AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5)
+SIGN_IN_ADDRESS_FAILURE_LIMIT = env_int("SIGN_IN_ADDRESS_FAILURE_LIMIT", 50)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_LOCKOUT_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "lib.client_address.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False  # no banner on every start; failures and lockouts are still logged
 # How many reverse proxies of ours stand in front of the site (lib/client_address.py): 0 means
 # none, X-Forwarded-For is ignored and the connection's address is the visitor's.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# Password-reset e-mails an address may ask for, and that one e-mail address may be sent, per hour.
+PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 5)
+PASSWORD_RESETS_PER_ACCOUNT = env_int("PASSWORD_RESETS_PER_ACCOUNT", 3)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -185,6 +193,10 @@ TASKS = {
 # "running" at start and every RECOMPUTE_RECOVER_SECONDS.
 RECOMPUTE_RETRY_SECONDS = env_int("RECOMPUTE_RETRY_SECONDS", 10)
 RECOMPUTE_RECOVER_SECONDS = env_int("RECOMPUTE_RECOVER_SECONDS", 60)
+# Workers delete expired sessions, finished job rows older than JOB_RESULTS_KEEP_DAYS and
+# stale sign-in records when they start and every HOUSEKEEPING_SECONDS (ratings/housekeeping.py).
+HOUSEKEEPING_SECONDS = env_int("HOUSEKEEPING_SECONDS", 3600)
+JOB_RESULTS_KEEP_DAYS = env_int("JOB_RESULTS_KEEP_DAYS", 14)
 
 # E-mail (password resets, error reports): through the SMTP server EMAIL_HOST when
 # it is set, else printed on the console (development).

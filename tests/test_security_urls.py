@@ -79,8 +79,10 @@ EXPECTED = {
     "login": SIGN_IN_PAGE,
     "logout": EVERYONE_POSTS,
     "password_change": SIGNED_IN,
+    "accounts:password_change": SIGNED_IN,  # the same page: ours, counting wrong old passwords
     "password_change_done": SIGNED_IN,
     "password_reset": PUBLIC,
+    "accounts:password_reset": PUBLIC,  # the same page: ours, throttling its e-mails
     "password_reset_done": PUBLIC,
     "password_reset_confirm": PUBLIC,  # an invalid link says so
     "password_reset_complete": PUBLIC,

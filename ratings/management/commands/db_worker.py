@@ -2,11 +2,14 @@
 
 It is the library's worker (same options; INSTALLED_APPS lists `ratings`
 before `django_tasks_db` so that this command is the one `manage.py db_worker`
-runs) plus two things:
+runs) plus three things:
 
 - Recompute runs a stopped worker left "running" are queued again when the
   worker starts and every RECOMPUTE_RECOVER_SECONDS (setting) while it runs
   (`ratings.services.recompute_runs_recover`; each recompute job does it too).
+- Housekeeping when the worker starts and every HOUSEKEEPING_SECONDS:
+  expired sessions, old finished job rows and sign-in records are deleted
+  (`ratings.housekeeping`), so nobody has to schedule it.
 - When the database goes away (a restart, a failover, a network cut) the
   library's loop raises; this worker waits and starts the loop again
   instead of exiting, so it needs no restart by hand.
@@ -18,10 +21,11 @@ import threading
 import time
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands import db_worker
 
+from ratings.housekeeping import housekeeping_run
 from ratings.services import recompute_runs_recover
 
 logger = logging.getLogger("ratings.worker")
@@ -42,22 +46,44 @@ def _recover(*, single_worker: bool = False) -> bool:
             connection.close()  # this thread's connection; the next use opens a fresh one
 
 
-def _recover_periodically(stop: threading.Event, every: float) -> None:
-    while not stop.wait(every):
+def _housekeep() -> None:
+    try:
+        report = housekeeping_run()
+    except DatabaseError as error:  # the database is away, or another worker's deletion got there first
+        logger.warning("housekeeping skipped: %s", error)
+        return
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    logger.info(
+        "housekeeping: %d expired session(s), %d finished job row(s), %d old sign-in record(s) deleted",
+        report.sessions,
+        report.job_results,
+        report.sign_in_records,
+    )
+
+
+def _maintain_periodically(stop: threading.Event, recover_every: float, housekeep_every: float) -> None:
+    _housekeep()
+    housekeeping_due = time.monotonic() + housekeep_every
+    while not stop.wait(recover_every):
         _recover()
+        if time.monotonic() >= housekeeping_due:
+            _housekeep()
+            housekeeping_due = time.monotonic() + housekeep_every
 
 
 class Command(db_worker.Command):
-    help = db_worker.Command.help + " (recovers stale recompute runs; waits out database outages)"
+    help = db_worker.Command.help + " (recovers stale recompute runs, keeps house; waits out database outages)"
 
     def handle(self, *args, batch, reload, **options):
         in_reloader_parent = reload and not batch and os.environ.get(DJANGO_AUTORELOAD_ENV) != "true"
         stop = threading.Event()
         if not batch and not in_reloader_parent:
             threading.Thread(
-                target=_recover_periodically,
-                args=(stop, settings.RECOMPUTE_RECOVER_SECONDS),
-                name="recompute-recover",
+                target=_maintain_periodically,
+                args=(stop, settings.RECOMPUTE_RECOVER_SECONDS, settings.HOUSEKEEPING_SECONDS),
+                name="recompute-recover-and-housekeeping",
                 daemon=True,
             ).start()
         wait = RETRY_FIRST

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
@@ -95,6 +96,10 @@ def appeal_file(*, user, match: Match, own_games: int, opponent_games: int, draw
         raise ValidationError("That is the result already recorded: an appeal asks for a different one.")
     if Appeal.objects.open().filter(match=match, player=player).exists():
         raise ValidationError("You already have an open appeal for this match: see “My appeals”.")
+    # One account's appeals are counted and written one at a time: without the lock, appeals posted at
+    # once each counted the others as not there yet, and ten of them stored six with a limit of five.
+    # (SQLite writes one transaction at a time anyway.)
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
     now = timezone.now()
     recent = Appeal.objects.filter(filed_by=user, created_at__gt=now - APPEAL_WINDOW)
     limit = appeals_per_day()

@@ -11,6 +11,7 @@ from players import geography
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
+MAX_OFFSET = 1_000_000_000
 
 Level = Literal["world", "continent", "country", "region"]
 ListKind = Literal["ranked", "unranked"]
@@ -47,7 +48,8 @@ def _blank_is_none(value):
 
 class PageParams(Schema):
     limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description=f"Rows per page, 1 to {MAX_LIMIT}.")
-    offset: int = Field(0, ge=0, description="Rows to skip.")
+    # Bounded so that it fits the database's integers (2^63 and more were a server error); no list is longer.
+    offset: int = Field(0, ge=0, le=MAX_OFFSET, description=f"Rows to skip, 0 to {MAX_OFFSET:,}.")
 
 
 class SearchParams(PageParams):

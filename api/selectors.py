@@ -15,6 +15,7 @@ from django.utils import timezone
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Player
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset, SnapshotRating
+from ratings.ranking_pages import as_of_refusal
 from ratings.selectors import LEVEL_RANK
 from ratings.services import current_ratings_refresh_if_stale
 from ratings.snapshots import ranking_snapshots
@@ -89,8 +90,9 @@ def ranking_page(
     offset: int,
 ) -> RankingPage:
     today = timezone.localdate()
-    if as_of is not None and as_of > today:
-        raise BadRequest(f"as_of {as_of:%Y-%m-%d} is in the future: rankings exist up to today.", "as_of")
+    refusal = as_of and as_of_refusal(as_of, today=today)
+    if refusal:
+        raise BadRequest(refusal, "as_of")
     level = level_of(continent=continent, country=country, region=region)
     if as_of is None or as_of == today:
         current_ratings_refresh_if_stale(category=category)

@@ -239,8 +239,17 @@ def _run_reason(correction: Correction) -> str:
     return f"correction #{correction.pk}: {correction.get_kind_display().lower()} in {correction.event_name}"
 
 
+class MatchGone(Exception):
+    """The match was removed by someone else after this admin's page was loaded (the view answers 409)."""
+
+
 def _locked_match(match: Match) -> Match:
-    return Match.objects.select_for_update().select_related("event").get(pk=match.pk)
+    # Two admins removing (or one correcting) the same match at once: the second waits here for the first
+    # one's lock, and then finds no match.
+    found = Match.objects.select_for_update().select_related("event").filter(pk=match.pk).first()
+    if found is None:
+        raise MatchGone(f"This match ({match_label(match)}) was removed meanwhile, by another admin or an import.")
+    return found
 
 
 @transaction.atomic

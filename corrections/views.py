@@ -170,6 +170,8 @@ def match_correct(request, match_id):
                 match=match, result=form.result(), reason=form.cleaned_data["reason"], by=request.user,
                 expected=form.expected(),
             )  # fmt: skip
+        except services.MatchGone as gone:
+            return _match_gone(request, gone)
         except ValidationError as error:
             _errors_to_form(form, error)
             stage = "edit"
@@ -196,6 +198,11 @@ def match_correct(request, match_id):
     )
 
 
+def _match_gone(request, gone: services.MatchGone):
+    """409: the change was not made, because the match is no longer there; the log says who removed it."""
+    return render(request, "corrections/match_gone.html", {"message": str(gone)}, status=409)
+
+
 @admin_required
 def match_remove(request, match_id):
     match = get_object_or_404(selectors.matches_with_sides(), pk=match_id)
@@ -206,6 +213,8 @@ def match_remove(request, match_id):
             correction = services.match_remove(
                 match=match, reason=form.cleaned_data["reason"], by=request.user, expected=form.expected()
             )
+        except services.MatchGone as gone:
+            return _match_gone(request, gone)
         except ValidationError as error:
             _errors_to_form(form, error)
             stage = "edit"

@@ -4,7 +4,7 @@ from django import forms
 from django.utils import timezone
 
 from players import geography
-from ratings.ranking_pages import RankingFilters, country_name
+from ratings.ranking_pages import RankingFilters, as_of_refusal, country_name
 
 UNRANKED = "unranked"
 
@@ -53,8 +53,9 @@ class RankingFiltersForm(forms.Form):
 
     def clean_as_of(self) -> date | None:
         day = self.cleaned_data["as_of"]
-        if day and day > self.today:
-            raise forms.ValidationError(f"Rankings are known up to today ({self.today.isoformat()}), not for {day}.")
+        refusal = day and as_of_refusal(day, today=self.today)
+        if refusal:
+            raise forms.ValidationError(refusal)
         return day
 
     def clean(self):

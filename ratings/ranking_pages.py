@@ -246,6 +246,20 @@ def _search_condition(category: Category, text: str) -> Q:
 # Past dates -----------------------------------------------------------------------------------------------
 
 
+# No list before this day: older than any tournament, and the end of the month before it (a past
+# list's movement is measured against it) is still a date.
+EARLIEST_AS_OF = date(1900, 1, 1)
+
+
+def as_of_refusal(day: date, *, today: date) -> str:
+    """Why a past list cannot be asked for on `day` ("" when it can): the pages and the API say the same."""
+    if day > today:
+        return f"Rankings are known up to today ({today.isoformat()}), not for {day.isoformat()}."
+    if day < EARLIEST_AS_OF:
+        return f"Rankings start on {EARLIEST_AS_OF.isoformat()}: give a later date than {day.isoformat()}."
+    return ""
+
+
 def end_of_previous_month(day: date) -> date:
     return day.replace(day=1) - timedelta(days=1)
 

@@ -12,6 +12,7 @@ from django.template.defaultfilters import filesizeformat
 from django_countries import countries
 
 from events.models import Event, FinalPlacing, KValue
+from events.organize_services import NEW_PLAYERS_PER_UPLOAD
 from players.formatting import format_name
 from players.models import MEMBERSHIP_NUMBER_PATTERN
 from ratings.models import Category, Ruleset
@@ -215,8 +216,29 @@ class ResultsUploadForm(forms.Form):
 # New players -----------------------------------------------------------------------------------
 
 
-def _country_choices():
-    return [("", "Unknown"), *countries]
+COUNTRY_LIST_ID = "country-codes"  # the page's one <datalist> of countries (organize/_new_players.html)
+
+
+class CountryCodeField(forms.CharField):
+    """A country as its ISO code or its English name, typed with the page's list of countries as suggestions.
+
+    One list serves every row: a <select> of 250 countries per new player made
+    the page grow by 10 kB a player.
+    """
+
+    widget = forms.TextInput(attrs={"list": COUNTRY_LIST_ID, "size": 4, "autocomplete": "off"})
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=60, required=False, **kwargs)
+
+    def to_python(self, value) -> str:
+        text = super().to_python(value).strip()
+        if not text:
+            return ""
+        code = text.upper() if text.upper() in dict(countries) else countries.by_name(text)
+        if not code:
+            raise forms.ValidationError(f"“{text}” is not a country: choose one from the list (or a code such as DE).")
+        return code
 
 
 class NewPlayersForm(forms.Form):
@@ -224,25 +246,42 @@ class NewPlayersForm(forms.Form):
 
     Fields are per number (name_<number>, country_<number>); the numbers shown
     travel in the hidden `numbers`. A number left without a name stays unknown.
+    At most NEW_PLAYERS_PER_UPLOAD numbers are shown (the others are counted in
+    `not_shown`), and a hidden field carrying more than a page can show is
+    refused whole (`refused`) before anything is checked.
     """
 
     numbers = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, data=None, *, numbers=()):
-        self.shown = list(dict.fromkeys(numbers))
+        numbers = list(dict.fromkeys(numbers))
+        self.shown = numbers[:NEW_PLAYERS_PER_UPLOAD]
+        self.not_shown = len(numbers) - len(self.shown)
+        self.refused = ""
         if data is not None:
             data = data.copy()
             data["numbers"] = " ".join(self.shown)
         super().__init__(data, initial={"numbers": " ".join(self.shown)})
         for number in self.shown:
             self.fields[f"name_{number}"] = forms.CharField(label=f"Name of {number}", max_length=200, required=False)
-            self.fields[f"country_{number}"] = forms.ChoiceField(
-                label=f"Country of {number}", choices=_country_choices, required=False
-            )
+            self.fields[f"country_{number}"] = CountryCodeField(label=f"Country of {number}")
 
-    @staticmethod
-    def numbers_posted(data) -> list[str]:
-        return [number for number in data.get("numbers", "").split() if MEMBERSHIP_NUMBER.fullmatch(number)]
+    @classmethod
+    def posted(cls, data) -> "NewPlayersForm":
+        """The form as posted back: the numbers the page showed, with the names and countries typed in."""
+        raw = data.get("numbers", "")
+        if len(raw.split()) > NEW_PLAYERS_PER_UPLOAD or len(raw) > NEW_PLAYERS_PER_UPLOAD * 33:
+            form = cls()
+            form.refused = (
+                f"The list of new players sent back holds more than the {NEW_PLAYERS_PER_UPLOAD} a page shows: "
+                "nothing was checked or saved. Reload the page and try again."
+            )
+            return form
+        return cls(data, numbers=[number for number in raw.split() if MEMBERSHIP_NUMBER.fullmatch(number)])
+
+    def countries(self):
+        """The page's list of countries, once: (code, name)."""
+        return list(countries)
 
     def rows(self):
         """(membership number, name field, country field) for the template."""

@@ -200,12 +200,18 @@ class RowProblems:
     row_messages: list[str]  # about the row as a whole
 
 
+# Problems shown on a page at most; the rest are counted. A file of a million bad lines would otherwise
+# make a page of hundreds of megabytes, and the first problems usually explain the others.
+PROBLEMS_SHOWN = 200
+
+
 @dataclass
 class PlacedErrors:
     general: list[BundleError] = field(default_factory=list)  # about the event or a whole file
     rows: list[RowProblems] = field(default_factory=list)  # rows of uploaded files
     form_rows: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # form row -> field -> messages
     players: dict[str, list[str]] = field(default_factory=dict)  # membership number -> messages (unknown)
+    not_shown: int = 0  # problems past the first PROBLEMS_SHOWN
 
     @property
     def count(self) -> int:
@@ -225,9 +231,9 @@ def _unknown_player(error: BundleError) -> str | None:
 
 def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> PlacedErrors:
     """Each error of an uploaded file next to its row (with the row's values), the rest on their own."""
-    placed = PlacedErrors()
+    placed = PlacedErrors(not_shown=max(0, len(check.errors) - PROBLEMS_SHOWN))
     by_line: dict[tuple[str, int], list[BundleError]] = defaultdict(list)
-    for error in check.errors:
+    for error in check.errors[:PROBLEMS_SHOWN]:
         if error.line >= 2 and error.file in files:
             by_line[error.file, error.line].append(error)
         else:
@@ -241,7 +247,9 @@ def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> P
     # event_id may be absent from one event's files, as when they were checked.
     tables = tables_parse({file: files[file] for file, _ in by_line}, sink, blank_values={"event_id": ""})
     for file, table in tables.items():
-        for line, values in table.rows(sink):
+        # Read up to the last row with a shown problem, not the rest of the file.
+        last_line = max(line for problem_file, line in by_line if problem_file == file)
+        for line, values in table.rows(sink, last_line=last_line):
             errors = by_line.pop((file, line), None)
             if not errors:
                 continue
@@ -262,8 +270,8 @@ def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> P
 
 def form_errors_placed(check: EventResultsCheck, form_files: FormFiles, columns: dict[str, str]) -> PlacedErrors:
     """Each error of a form-built file on the form row and field it came from; the rest on their own."""
-    placed = PlacedErrors()
-    for error in check.errors:
+    placed = PlacedErrors(not_shown=max(0, len(check.errors) - PROBLEMS_SHOWN))
+    for error in check.errors[:PROBLEMS_SHOWN]:
         number = _unknown_player(error)
         index = form_files.form_lines.get(error.line) if error.file == form_files.edited_file else None
         if index is not None:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.selectors import user_can_organize, user_manages_all_events
 from corrections.models import CorrectionSource
+from events.importer.errors import BundleError
 from events.importer.event_results import EventResultsCheck, event_ref, event_results_check
 from events.importer.validation import ValidBundle
 from events.importer.writing import BundleWriter, ImportCorrections, ImportReport
@@ -22,6 +23,9 @@ from ratings.services import categories_rating
 from ratings.signals import recompute_from
 
 SUBMITTED_IS_FOR_ADMINS = "This event has been submitted: only admins change it now."
+# New players one upload (or one round or standings page) registers at most: each is a row of the
+# page to fill in, and more at once is a list for an admin to import.
+NEW_PLAYERS_PER_UPLOAD = 500
 
 
 class ResultsInvalid(Exception):
@@ -80,6 +84,13 @@ def event_delete(*, event: Event, by) -> None:
     event.delete()
 
 
+def _too_many_new_players(count: int) -> str:
+    return (
+        f"these results register {count} new players; one upload registers at most {NEW_PLAYERS_PER_UPLOAD}. "
+        "Upload the results in parts (a few rounds at a time), or ask an admin to import the players first"
+    )
+
+
 def _keep_stored_players_and_teams(check: EventResultsCheck) -> None:
     """Players and teams already stored keep their details: organizers add people, only admins change them."""
     bundle = check.bundle
@@ -134,6 +145,9 @@ def event_results_replace(
         raise ResultsInvalid(check)
     _keep_stored_players_and_teams(check)
     _drop_what_nobody_plays(check)
+    if len(check.bundle.players) > NEW_PLAYERS_PER_UPLOAD:
+        check.errors.append(BundleError("players.csv", 0, "-", _too_many_new_players(len(check.bundle.players))))
+        raise ResultsInvalid(check)
     # An admin changing a submitted event's results corrects them: each change is logged (SPEC 5).
     corrections = ImportCorrections(
         reason=f"results of {event} replaced on its organizer page", by=by, source=CorrectionSource.ADMIN

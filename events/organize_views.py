@@ -183,11 +183,9 @@ def _results_upload(request, event_id):
     event = _editable_event(request, event_id)
     posted = request.method == "POST"
     form = ResultsUploadForm(request.POST if posted else None, request.FILES if posted else None, event=event)
-    players_form = NewPlayersForm(
-        request.POST if posted else None, numbers=NewPlayersForm.numbers_posted(request.POST) if posted else ()
-    )
+    players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
     placed = None
-    if posted and form.is_valid():
+    if posted and not players_form.refused and form.is_valid():
         files = form.cleaned_data["files"]
         try:
             report = services.event_results_replace(
@@ -247,11 +245,9 @@ def round_entry(request, event_id, round_number):
     round_form = RoundForm(
         request.POST if posted else None, initial={"elimination": any(match.elimination for match in stored)}
     )
-    players_form = NewPlayersForm(
-        request.POST if posted else None, numbers=NewPlayersForm.numbers_posted(request.POST) if posted else ()
-    )
+    players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
     placed = None
-    if posted and formset.is_valid() and round_form.is_valid():
+    if posted and not players_form.refused and formset.is_valid() and round_form.is_valid():
         form_files = round_files(
             event,
             round_number=round_number,
@@ -308,11 +304,9 @@ def standings_entry(request, event_id):
     initial += [{}] * _blank_rows(len(initial), event.player_count)
     posted = request.method == "POST"
     formset = StandingRowFormSet(request.POST if posted else None, initial=initial, prefix="s")
-    players_form = NewPlayersForm(
-        request.POST if posted else None, numbers=NewPlayersForm.numbers_posted(request.POST) if posted else ()
-    )
+    players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
     placed = None
-    if posted and formset.is_valid():
+    if posted and not players_form.refused and formset.is_valid():
         form_files = standings_files(event, rows=typed_rows(formset))
         try:
             services.event_results_replace(

@@ -30,3 +30,36 @@ class BundleInvalid(Exception):
 
     def __str__(self):
         return "\n".join(str(error) for error in self.errors)
+
+
+class TooManyErrors(Exception):
+    """Raised by ErrorLog.append past its limit: checking stops there."""
+
+
+class ErrorLog(list):
+    """The problems found so far, where checking stops after `limit` of them.
+
+    Each bad row of a file costs a little time and memory: an upload of a
+    million lines of junk made a million problems (two minutes, 1.7 GB). The
+    first problems usually explain the rest, so past the limit the check ends
+    with a note saying where it stopped.
+    """
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def append(self, error: BundleError) -> None:
+        super().append(error)
+        if len(self) >= self.limit:
+            raise TooManyErrors
+
+    def extend(self, errors) -> None:
+        for error in errors:
+            self.append(error)
+
+    def stopped_note(self) -> BundleError:
+        """About the whole file (line 0, listed first): where checking stopped."""
+        last = max(self, key=BundleError.sort_key)
+        message = f"more than {self.limit:,} problems: checking stopped at line {last.line}; fix these first"
+        return BundleError(last.file, 0, "-", message)

@@ -8,9 +8,13 @@ may be left out or blank: it then means this event.
 
 from dataclasses import dataclass
 
-from events.importer.errors import BundleError
+from events.importer.errors import BundleError, ErrorLog, TooManyErrors
 from events.importer.reading import tables_parse
 from events.importer.validation import BundleValidator, EventRecord, PlayerRecord, ValidBundle
+
+# Problems one check collects at most (events.importer.errors.ErrorLog); the pages show the first 200.
+# Room for every "unknown player" of a large event whose 500 new players each played many rounds.
+ERRORS_AT_MOST = 10_000
 
 # The files one event's results may hold.
 EVENT_RESULT_FILES = ("players.csv", "teams.csv", "matches.csv", "standings.csv")
@@ -57,15 +61,18 @@ def event_results_check(*, event, files: dict[str, bytes], new_players: dict[str
     `new_players` (membership number -> (name, country)) are registered on the
     spot: they count as listed in players.csv.
     """
-    errors: list[BundleError] = []
+    errors = ErrorLog(ERRORS_AT_MOST)
     ref = event_ref(event)
     raw = {name: data for name, data in files.items() if name in EVENT_RESULT_FILES}
-    tables = tables_parse(raw, errors, blank_values={"event_id": ref})
-    if errors:  # a file unreadable or missing a column: checking rows against it would only add noise
-        return EventResultsCheck(None, sorted(errors, key=BundleError.sort_key), [])
-    validator = BundleValidator(tables, errors, unknown_event=f"these results are for event {ref} only")
-    registered_here = [
-        PlayerRecord(0, number, name, country, "") for number, (name, country) in (new_players or {}).items()
-    ]
-    bundle = validator.validate_event(event_record(event), registered_here)
+    try:
+        tables = tables_parse(raw, errors, blank_values={"event_id": ref})
+        if errors:  # a file unreadable or missing a column: checking rows against it would only add noise
+            return EventResultsCheck(None, sorted(errors, key=BundleError.sort_key), [])
+        validator = BundleValidator(tables, errors, unknown_event=f"these results are for event {ref} only")
+        registered_here = [
+            PlayerRecord(0, number, name, country, "") for number, (name, country) in (new_players or {}).items()
+        ]
+        bundle = validator.validate_event(event_record(event), registered_here)
+    except TooManyErrors:
+        return EventResultsCheck(None, sorted([*errors, errors.stopped_note()], key=BundleError.sort_key), [])
     return EventResultsCheck(bundle, sorted(errors, key=BundleError.sort_key), validator.unregistered)

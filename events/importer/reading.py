@@ -52,8 +52,11 @@ class Table:
     width: int
     blank_values: tuple[str, ...] = ()  # per known column, what a blank or absent value reads as ("" if empty)
 
-    def rows(self, errors: list[BundleError]) -> Iterator[tuple[int, tuple[str, ...]]]:
-        """(line number, stripped values in `columns` order) for every data row; bad rows become errors."""
+    def rows(self, errors: list[BundleError], *, last_line: int | None = None) -> Iterator[tuple[int, tuple[str, ...]]]:
+        """(line number, stripped values in `columns` order) for every data row; bad rows become errors.
+
+        With `last_line`, reading stops after that line.
+        """
         reader = csv.reader(io.StringIO(self.text, newline=""), strict=True)
         next(reader)
         previous_end = reader.line_num
@@ -63,6 +66,8 @@ class Table:
         try:
             for fields in reader:
                 line = previous_end + 1
+                if last_line is not None and line > last_line:
+                    return
                 previous_end = reader.line_num
                 if not fields or (len(fields) == 1 and not fields[0].strip()):
                     continue

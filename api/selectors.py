@@ -131,14 +131,14 @@ def _listed(row: CurrentRating | SnapshotRating, level: str) -> ListedRating:
 
 
 def player_search(*, q: str) -> QuerySet:
-    players = Player.objects.order_by("name", "membership_number")
+    players = Player.objects.public().order_by("name", "membership_number")
     if q:
         players = players.filter(Q(name__icontains=q) | Q(membership_number__istartswith=q))
     return players
 
 
 def player_get(*, membership_number: str) -> Player:
-    player = Player.objects.filter(membership_number=membership_number).first()
+    player = Player.objects.public().filter(membership_number=membership_number).first()
     if player is None:
         raise NotFound(f"No player has the membership number {membership_number!r}.")
     return player

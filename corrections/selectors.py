@@ -143,6 +143,6 @@ def corrections_of_matches(*, match_ids) -> QuerySet[Correction]:
 def corrections_of_player(*, query: str) -> Q:
     """Corrections of matches played by a player (by membership number or part of the name), or their teams."""
     query = query.strip()
-    players = Player.objects.filter(Q(membership_number=query) | Q(name__icontains=query))
+    players = Player.objects.public().filter(Q(membership_number=query) | Q(name__icontains=query))
     participants = Participant.objects.filter(Q(player__in=players) | Q(team__members__in=players)).values("pk")
     return Q(participant1__in=participants) | Q(participant2__in=participants)

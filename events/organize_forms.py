@@ -15,6 +15,7 @@ from events.models import Event, FinalPlacing, KValue
 from events.organize_services import NEW_PLAYERS_PER_UPLOAD
 from players.formatting import format_name
 from players.models import MEMBERSHIP_NUMBER_PATTERN
+from players.names import validate_name
 from ratings.models import Category, Ruleset
 from ratings.services import categories_rating
 
@@ -263,7 +264,9 @@ class NewPlayersForm(forms.Form):
             data["numbers"] = " ".join(self.shown)
         super().__init__(data, initial={"numbers": " ".join(self.shown)})
         for number in self.shown:
-            self.fields[f"name_{number}"] = forms.CharField(label=f"Name of {number}", max_length=200, required=False)
+            self.fields[f"name_{number}"] = forms.CharField(
+                label=f"Name of {number}", max_length=200, required=False, validators=[validate_name]
+            )
             self.fields[f"country_{number}"] = CountryCodeField(label=f"Country of {number}")
 
     @classmethod

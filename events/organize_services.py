@@ -6,7 +6,8 @@ transaction: on any error nothing is written.
 """
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.selectors import user_can_organize, user_manages_all_events
@@ -15,14 +16,17 @@ from events.importer.errors import BundleError
 from events.importer.event_results import EventResultsCheck, event_ref, event_results_check
 from events.importer.validation import ValidBundle
 from events.importer.writing import BundleWriter, ImportCorrections, ImportReport
-from events.models import Event, EventStatus
+from events.models import Event, EventStatus, Match, Standing
 from events.organize_results import stored_results_files
-from players.models import Player, Team, team_member_key
+from players.models import Participant, Player, Team, team_member_key
 from ratings.models import RecomputeRun, RecomputeStatus
 from ratings.services import categories_rating
 from ratings.signals import recompute_from
 
 SUBMITTED_IS_FOR_ADMINS = "This event has been submitted: only admins change it now."
+REGISTERED_MEANWHILE = (
+    "another upload registered one of these new players a moment ago: nothing was saved; check and save again"
+)
 # New players one upload (or one round or standings page) registers at most: each is a row of the
 # page to fill in, and more at once is a list for an admin to import.
 NEW_PLAYERS_PER_UPLOAD = 500
@@ -34,6 +38,51 @@ class ResultsInvalid(Exception):
     def __init__(self, check: EventResultsCheck):
         self.check = check
         super().__init__(f"{len(check.errors)} error(s) in the results")
+
+
+class RegisteredMeanwhile(ResultsInvalid):
+    """Another upload registered one of these new players between this one's check and its write (409)."""
+
+
+# Players the organizers' drafts name: private until their event is submitted --------------------------------------
+
+
+def _participants_named(event: Event | None = None) -> list:
+    """Subqueries of the participants that `event`'s matches and standings name (any event's without one)."""
+    matches = Match.objects.all() if event is None else Match.objects.filter(event=event)
+    standings = Standing.objects.all() if event is None else Standing.objects.filter(event=event)
+    return [
+        matches.values("participant1"),
+        matches.exclude(participant2=None).values("participant2"),
+        standings.values("participant"),
+    ]
+
+
+def _players_named(event: Event | None = None) -> Q:
+    """Players `event` (any event without one) names, themselves or as members of a team it names."""
+    named = Q(pk__in=[])
+    for participants in _participants_named(event):
+        named |= Q(participant__in=participants) | Q(teams__participant__in=participants)
+    return named
+
+
+def _pending_players_of(event: Event) -> list[int]:
+    return list(Player.objects.filter(_players_named(event), public=False).values_list("pk", flat=True).distinct())
+
+
+def _pending_players_prune(player_ids: list[int]) -> None:
+    """Delete those of these private players whom no event names any more, with their teams that no event names."""
+    orphans = Player.objects.filter(pk__in=player_ids, public=False).exclude(_players_named())
+    participants = list(orphans.values_list("participant_id", flat=True))
+    if not participants:
+        return
+    teams = Team.objects.filter(members__participant__in=participants)
+    for named in _participants_named():
+        teams = teams.exclude(participant__in=named)
+    team_participants = list(teams.values_list("participant_id", flat=True).distinct())
+    Team.objects.filter(participant__in=team_participants).delete()
+    Player.objects.filter(participant__in=participants).delete()
+    Participant.objects.filter(pk__in=participants + team_participants).delete()
 
 
 def event_editable_by(*, event: Event, user) -> bool:
@@ -81,7 +130,9 @@ def event_delete(*, event: Event, by) -> None:
     event = _locked(event)
     if event.status != EventStatus.DRAFT or not event_editable_by(event=event, user=by):
         raise PermissionDenied("Only drafts are deleted here.")
+    pending = _pending_players_of(event)
     event.delete()
+    _pending_players_prune(pending)  # the players only this draft named go with it
 
 
 def _too_many_new_players(count: int) -> str:
@@ -152,10 +203,26 @@ def event_results_replace(
     corrections = ImportCorrections(
         reason=f"results of {event} replaced on its organizer page", by=by, source=CorrectionSource.ADMIN
     )
-    writer = BundleWriter(check.bundle, dry_run=False, organizer=event.organizer, corrections=corrections)
-    player_ids = writer.write_players()
+    # A draft's new players stay private until it is submitted; an admin's change of a submitted event
+    # publishes them at once.
+    writer = BundleWriter(
+        check.bundle,
+        dry_run=False,
+        organizer=event.organizer,
+        corrections=corrections,
+        new_players_public=event.status != EventStatus.DRAFT,
+    )
+    pending_before = _pending_players_of(event)
+    try:
+        with transaction.atomic():
+            player_ids = writer.write_players()
+    except IntegrityError:
+        # Two uploads registering the same new number at once: the other one's player is there now.
+        check.errors.append(BundleError("players.csv", 0, "-", REGISTERED_MEANWHILE))
+        raise RegisteredMeanwhile(check) from None
     team_ids = writer.write_teams(player_ids)
     writer.write_results({event_ref(event): (event.pk, True)}, player_ids, team_ids)
+    _pending_players_prune(pending_before)  # those the new results no longer name
     report = writer.report
     report.affected = writer.affected_categories()
     if event.status != EventStatus.DRAFT and report.affected:
@@ -184,5 +251,6 @@ def event_submit(*, event: Event, by) -> list[RecomputeRun]:
         raise ResultsInvalid(check)
     event.status = EventStatus.SUBMITTED
     event.save(update_fields=["status"])
+    Player.objects.filter(_players_named(event), public=False).update(public=True)
     categories = categories_rating(format=event.format, team_size=event.team_size)
     return list(RecomputeRun.objects.filter(category__in=categories, status=RecomputeStatus.QUEUED))

@@ -184,7 +184,7 @@ def _results_upload(request, event_id):
     posted = request.method == "POST"
     form = ResultsUploadForm(request.POST if posted else None, request.FILES if posted else None, event=event)
     players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
-    placed = None
+    placed, status = None, 200
     if posted and not players_form.refused and form.is_valid():
         files = form.cleaned_data["files"]
         try:
@@ -192,6 +192,7 @@ def _results_upload(request, event_id):
                 event=event, by=request.user, files=files, new_players=players_form.new_players()
             )
         except services.ResultsInvalid as invalid:
+            status = _status_of(invalid)
             placed = upload_errors_placed(invalid.check, files)
             form.carry(files)
             players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
@@ -202,7 +203,13 @@ def _results_upload(request, event_id):
         request,
         "organize/upload.html",
         {"event": event, "form": form, "players_form": players_form, "placed": placed, "event_ref": event_ref(event)},
+        status=status,
     )
+
+
+def _status_of(invalid: services.ResultsInvalid) -> int:
+    """409 when another upload registered the same new player meanwhile (sending again works); else 200."""
+    return 409 if isinstance(invalid, services.RegisteredMeanwhile) else 200
 
 
 def _apply_form_errors(formset, placed: PlacedErrors) -> None:
@@ -246,7 +253,7 @@ def round_entry(request, event_id, round_number):
         request.POST if posted else None, initial={"elimination": any(match.elimination for match in stored)}
     )
     players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
-    placed = None
+    placed, status = None, 200
     if posted and not players_form.refused and formset.is_valid() and round_form.is_valid():
         form_files = round_files(
             event,
@@ -259,6 +266,7 @@ def round_entry(request, event_id, round_number):
                 event=event, by=request.user, files=form_files.files, new_players=players_form.new_players()
             )
         except services.ResultsInvalid as invalid:
+            status = _status_of(invalid)
             placed = form_errors_placed(invalid.check, form_files, MATCH_FORM_COLUMNS)
             _apply_form_errors(formset, placed)
             players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
@@ -281,6 +289,7 @@ def round_entry(request, event_id, round_number):
             "players_form": players_form,
             "placed": placed,
         },
+        status=status,
     )
 
 
@@ -305,7 +314,7 @@ def standings_entry(request, event_id):
     posted = request.method == "POST"
     formset = StandingRowFormSet(request.POST if posted else None, initial=initial, prefix="s")
     players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
-    placed = None
+    placed, status = None, 200
     if posted and not players_form.refused and formset.is_valid():
         form_files = standings_files(event, rows=typed_rows(formset))
         try:
@@ -313,6 +322,7 @@ def standings_entry(request, event_id):
                 event=event, by=request.user, files=form_files.files, new_players=players_form.new_players()
             )
         except services.ResultsInvalid as invalid:
+            status = _status_of(invalid)
             placed = form_errors_placed(invalid.check, form_files, STANDING_FORM_COLUMNS)
             _apply_form_errors(formset, placed)
             players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
@@ -323,6 +333,7 @@ def standings_entry(request, event_id):
         request,
         "organize/standings.html",
         {"event": event, "formset": formset, "players_form": players_form, "placed": placed},
+        status=status,
     )
 
 

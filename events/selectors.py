@@ -46,8 +46,8 @@ def world_summary() -> dict:
 
 def _world_counts() -> dict:
     return {
-        "players": Player.objects.count(),
-        "countries": Player.objects.exclude(country="").values("country").distinct().count(),
+        "players": Player.objects.public().count(),
+        "countries": Player.objects.public().exclude(country="").values("country").distinct().count(),
         "events": Event.objects.public().count(),
         "matches": Match.objects.filter(event__in=Event.objects.public()).count(),
     }

@@ -32,7 +32,8 @@ def insert_rows(model, fields: list[str], rows: Iterable[tuple], *, table: str |
     model_table, columns = _quoted(model, fields)
     table = connection.ops.quote_name(table) if table else model_table
     count = 0
-    with connection.cursor() as cursor:
+    # A raw COPY raises the driver's own errors: wrapped, a duplicate key is Django's IntegrityError as elsewhere.
+    with connection.cursor() as cursor, connection.wrap_database_errors:
         if connection.vendor == "postgresql":
             # Binary COPY with the column types declared up front: psycopg then
             # encodes each row in C without looking up an adapter per value.

@@ -5,6 +5,7 @@ from django.urls import reverse
 from django_countries.fields import CountryField
 
 from players import geography
+from players.names import validate_name
 
 MEMBERSHIP_NUMBER_PATTERN = r"^[A-Za-z0-9-]{1,32}$"
 membership_number_validator = RegexValidator(
@@ -36,6 +37,10 @@ class Participant(models.Model):
 
 
 class PlayerQuerySet(models.QuerySet):
+    def public(self):
+        """Players the public pages and the API show: not those only an organizer's draft names yet."""
+        return self.filter(public=True)
+
     def in_continent(self, continent: str):
         return self.filter(country__in=geography.countries_in(continent))
 
@@ -45,9 +50,14 @@ class Player(models.Model):
     membership_number = models.CharField(
         "membership number", max_length=32, unique=True, validators=[membership_number_validator]
     )
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[validate_name])
     country = CountryField(blank=True, db_index=True)
     region = models.CharField(max_length=6, blank=True, db_index=True, help_text="ISO 3166-2 code, e.g. DE-BY.")
+    # A player an organizer registers with a draft's results is theirs alone until the event is submitted
+    # (then public), and goes with the draft when it is deleted and nothing else names them.
+    public = models.BooleanField(
+        default=True, db_default=True, help_text="Shown on the site; off while only an organizer's draft names them."
+    )
 
     objects = PlayerQuerySet.as_manager()
 
@@ -83,7 +93,7 @@ def team_member_key(membership_numbers) -> str:
 
 class Team(models.Model):
     participant = models.OneToOneField(Participant, on_delete=models.PROTECT, related_name="team")
-    name = models.CharField(max_length=200, blank=True)
+    name = models.CharField(max_length=200, blank=True, validators=[validate_name])
     members = models.ManyToManyField(Player, related_name="teams")
     member_key = models.CharField(
         max_length=200, unique=True, editable=False, help_text="The members' membership numbers, sorted."

@@ -34,7 +34,7 @@ def player_search(*, query: str) -> QuerySet[Player]:
 
     On PostgreSQL both are answered by a trigram index (players migration 0002).
     """
-    players = Player.objects.order_by("name", "membership_number")
+    players = Player.objects.public().order_by("name", "membership_number")
     query = query.strip()
     if not query:
         return players
@@ -42,7 +42,7 @@ def player_search(*, query: str) -> QuerySet[Player]:
 
 
 def player_by_number(*, number: str) -> Player | None:
-    return Player.objects.filter(membership_number=number.strip()).first()
+    return Player.objects.public().filter(membership_number=number.strip()).first()
 
 
 def current_ratings_by_participant(*, participant_ids) -> dict[int, list[CurrentRating]]:

@@ -31,7 +31,7 @@ def player_list(request):
 
 
 def player_detail(request, number):
-    player = get_object_or_404(Player, membership_number=number)
+    player = get_object_or_404(Player.objects.public(), membership_number=number)
     context = _participant_context(request, player.participant_id)
     context.update(player=player, teams=selectors.player_teams(player=player))
     return render(request, "players/player_detail.html", context)
@@ -48,7 +48,7 @@ def team_detail(request, participant_id):
 
 def player_versus_pick(request, number):
     """The head-to-head form on a player page: an opponent's number, then their shared page."""
-    player = get_object_or_404(Player, membership_number=number)
+    player = get_object_or_404(Player.objects.public(), membership_number=number)
     opponent_number = request.GET.get("opponent", "").strip()
     opponent = selectors.player_by_number(number=opponent_number) if opponent_number else None
     if opponent is None or opponent == player:
@@ -58,8 +58,8 @@ def player_versus_pick(request, number):
 
 
 def player_versus(request, number, other):
-    player = get_object_or_404(Player, membership_number=number)
-    opponent = get_object_or_404(Player, membership_number=other)
+    player = get_object_or_404(Player.objects.public(), membership_number=number)
+    opponent = get_object_or_404(Player.objects.public(), membership_number=other)
     if player == opponent:
         raise Http404("A player never plays themselves.")
     versus = selectors.head_to_head(player=player.participant_id, opponent=opponent.participant_id)

@@ -15,6 +15,7 @@ from events.importer.reading import Table
 from events.models import TEAM_SIZES, FinalPlacing, KValue, Structure, VeknLevel
 from players import geography
 from players.models import Player
+from players.names import name_problem
 from ratings.models import Category, Ruleset
 
 MEMBERSHIP_NUMBER = re.compile(r"[A-Za-z0-9-]{1,32}")
@@ -243,6 +244,9 @@ class BundleValidator:
             elif len(name) > 200:
                 self.error(file, line, "name", "the name is longer than 200 characters")
                 ok = False
+            elif problem := name_problem(name):
+                self.error(file, line, "name", problem)
+                ok = False
             country, region = country.upper(), region.upper()
             if country and not geography.is_country(country):
                 self.error(file, line, "country", f"{country!r} is not an ISO 3166-1 alpha-2 country code")
@@ -284,6 +288,9 @@ class BundleValidator:
                     self.unlisted.append((file, line, column, member))
             if len(name) > 200:
                 self.error(file, line, "name", "the name is longer than 200 characters")
+                ok = False
+            elif problem := name_problem(name):
+                self.error(file, line, "name", problem)
                 ok = False
             if ok:
                 records[ref] = TeamRecord(line, ref, name, tuple(members))

@@ -154,13 +154,22 @@ class BundleWriter:
     """Writes one valid bundle; with dry_run it only counts what it would write.
 
     With `corrections`, changes to the matches of submitted or rated events are
-    recorded as corrections (corrections.models.Correction).
+    recorded as corrections (corrections.models.Correction). New players are
+    public unless `new_players_public` is off (an organizer's draft: they
+    become public when it is submitted, events.organize_services).
     """
 
     def __init__(
-        self, bundle: ValidBundle, *, dry_run: bool, organizer=None, corrections: ImportCorrections | None = None
+        self,
+        bundle: ValidBundle,
+        *,
+        dry_run: bool,
+        organizer=None,
+        corrections: ImportCorrections | None = None,
+        new_players_public: bool = True,
     ):
         self.bundle = bundle
+        self.new_players_public = new_players_public
         self.dry_run = dry_run
         self.organizer = organizer
         self.corrections = corrections
@@ -251,11 +260,13 @@ class BundleWriter:
                     record.name,
                     record.country,
                     record.region,
+                    self.new_players_public,
                 )
                 for record in new
             )
+            columns = ["id", "participant", "membership_number", "name", "country", "region", "public"]
             with loaded_in_bulk(Player, rows=len(new)):
-                insert_rows(Player, ["id", "participant", "membership_number", "name", "country", "region"], rows)
+                insert_rows(Player, columns, rows)
             Player.objects.bulk_update(changed, ["name", "country", "region"], batch_size=1000)
         tally.created += len(new)
         tally.updated += len(changed)

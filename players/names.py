@@ -1,0 +1,31 @@
+"""What a name may hold: printable text, without control characters or bidirectional overrides.
+
+A name is shown on every page that lists the player. Control characters
+break lines and tables; the bidirectional controls (U+202A to U+202E,
+U+2066 to U+2069, and the marks U+200E, U+200F, U+061C) make text read in
+another order than it is stored, so a name could pass for an address or
+hide what follows it. Organizers' uploads, the admin and the importer all
+refuse them with this one rule.
+"""
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def name_problem(name: str) -> str:
+    """Why `name` cannot be a name ("" when it can)."""
+    for character in name:
+        if character in BIDI_CONTROLS:
+            return f"the name holds a bidirectional control character (U+{ord(character):04X}), which reorders text"
+        if unicodedata.category(character) == "Cc":
+            return f"the name holds a control character (U+{ord(character):04X})"
+    return ""
+
+
+def validate_name(name: str) -> None:
+    problem = name_problem(name)
+    if problem:
+        raise ValidationError(problem[0].upper() + problem[1:] + ".", code="name_characters")

@@ -1,0 +1,118 @@
+"""Players an organizer registers with a draft are theirs alone until the event is submitted.
+
+Before, a draft's upload made its new players public at once, and they
+stayed after the draft was deleted: anyone with the organizer role could put
+any name on the site (one was "Visit evil.example for free cards").
+"""
+
+import pytest
+from django.test import Client
+
+from events.importer import writing
+from events.models import Event
+from events.organize_factories import EventFactory, PlayerFactory
+from players.models import Participant, Player
+from tests.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.django_db
+
+NEW_PLAYER = "id,name,country\n2001,Visit evil.example for free cards,DE\n"
+
+
+@pytest.fixture
+def draft(organizer):  # noqa: F811
+    PlayerFactory(membership_number="1001", name="Registered Rita")
+    return EventFactory(organizer=organizer, name="Thursday Standard", player_count=2)
+
+
+def uploaded(client, event, number="2001", players=NEW_PLAYER):
+    response = upload(client, event, matches=MATCH_HEADER + f"1,1001,{number},2,0,0,0\n", players=players)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return response
+
+
+def seen_by_the_public(number: str, name: str) -> dict:
+    visitor = Client()
+    return {
+        "page": visitor.get(f"/players/{number}/").status_code,
+        "list": name in visitor.get("/players/").content.decode(),
+        "search": name in visitor.get("/players/", {"q": name.split()[0]}).content.decode(),
+        "api": visitor.get(f"/api/players/{number}/").status_code,
+        "api search": visitor.get("/api/players/", {"q": name.split()[0]}).json()["count"],
+    }
+
+
+HIDDEN = {"page": 404, "list": False, "search": False, "api": 404, "api search": 0}
+SHOWN = {"page": 200, "list": True, "search": True, "api": 200, "api search": 1}
+
+
+def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(client_of, draft):  # noqa: F811
+    uploaded(client_of, draft)
+
+    assert seen_by_the_public("2001", "Visit evil.example for free cards") == HIDDEN
+
+    assert client_of.post(f"/organize/events/{draft.pk}/submit/").status_code == 302
+    draft.refresh_from_db()
+    assert draft.status == "submitted"
+    assert seen_by_the_public("2001", "Visit evil.example for free cards") == SHOWN
+
+
+def test_deleting_a_draft_deletes_the_players_only_it_named(client_of, draft):  # noqa: F811
+    uploaded(client_of, draft)
+
+    client_of.post(f"/organize/events/{draft.pk}/delete/")
+
+    assert not Event.objects.filter(pk=draft.pk).exists()
+    assert list(Player.objects.values_list("membership_number", flat=True)) == ["1001"]
+    assert Participant.objects.count() == 1
+
+
+def test_a_new_player_another_draft_also_names_stays_when_one_draft_is_deleted(client_of, draft, organizer):  # noqa: F811
+    other = EventFactory(organizer=organizer, name="Friday Standard", player_count=2)
+    uploaded(client_of, draft)
+    uploaded(client_of, other, players="id,name,country\n")  # 2001 is registered (privately) already
+
+    client_of.post(f"/organize/events/{draft.pk}/delete/")
+
+    assert Player.objects.filter(membership_number="2001", public=False).exists()
+
+
+def test_uploading_again_without_a_new_player_removes_them(client_of, draft):  # noqa: F811
+    uploaded(client_of, draft)
+
+    uploaded(client_of, draft, number="2002", players="id,name,country\n2002,Nora New,NO\n")
+
+    assert sorted(Player.objects.values_list("membership_number", flat=True)) == ["1001", "2002"]
+
+
+@pytest.mark.parametrize("name", ["Evil\u202eetis.example", "Line\nbreak", "Nul\x07bell", "Iso\u2066late"])
+def test_names_with_control_or_bidirectional_characters_are_refused_with_the_reason(client_of, draft, name):  # noqa: F811
+    players = f'id,name,country\n2001,"{name}",DE\n'
+
+    response = upload(client_of, draft, matches=MATCH_HEADER + "1,1001,2001,2,0,0,0\n", players=players)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "control character" in html
+    assert not Player.objects.filter(membership_number="2001").exists()
+
+
+def test_two_uploads_registering_the_same_new_player_at_once_answer_409_for_the_second(
+    client_of,  # noqa: F811
+    draft,
+    monkeypatch,  # noqa: F811
+):
+    players_numbered = writing._players_numbered
+
+    def registered_by_the_other_upload_right_after_the_lookup(numbers):
+        found = list(players_numbered(numbers))
+        PlayerFactory(membership_number="2001", name="Registered elsewhere", public=False)
+        return found
+
+    monkeypatch.setattr(writing, "_players_numbered", registered_by_the_other_upload_right_after_the_lookup)
+
+    response = upload(client_of, draft, matches=MATCH_HEADER + "1,1001,2001,2,0,0,0\n", players=NEW_PLAYER)
+
+    assert response.status_code == 409
+    assert "another upload registered one of these new players a moment ago" in response.content.decode()
+    assert not draft.matches.exists()

@@ -182,6 +182,9 @@ STORAGES = {
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
+# What one bundle of `import_results` (a folder, or a zip's members) may hold unpacked. Files are read as
+# streams, so this bounds the time an import takes, not its memory.
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 2 * 1024**3)
 
 TASKS = {
     "default": {

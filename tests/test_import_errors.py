@@ -154,12 +154,20 @@ def test_it_rejects_a_zip_holding_two_files_of_the_same_name(bundle, tmp_path):
     assert_only_error(path, "players.csv:1: -:", "the archive holds more than one players.csv")
 
 
-def test_it_rejects_a_zip_that_unpacks_to_too_much(bundle, monkeypatch):
-    monkeypatch.setattr("events.importer.reading.MAX_UNPACKED_BYTES", 100)
+def test_it_rejects_a_zip_that_unpacks_to_too_much(bundle, settings):
+    settings.IMPORT_MAX_BYTES = 100
 
     path = bundle.zip()
 
-    assert_only_error(path, f"{path.name}:1: -:", "the archive unpacks to more than 2 GiB")
+    assert_only_error(path, f"{path.name}:1: -:", "more than the 100 allowed")
+
+
+def test_it_rejects_a_folder_that_holds_too_much(bundle, settings):
+    settings.IMPORT_MAX_BYTES = 100
+
+    path = bundle.write()
+
+    assert_only_error(path, f"{path.name}:1: -:", "more than the 100 allowed")
 
 
 def test_it_reports_a_required_file_missing_from_a_zip(bundle):

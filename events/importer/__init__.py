@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from events.importer.errors import BundleError, BundleInvalid
+from events.importer.errors import ERRORS_AT_MOST, BundleError, BundleInvalid, ErrorLog, TooManyErrors
 from events.importer.reading import bundle_read
 from events.importer.validation import BundleValidator
 from events.importer.writing import BundleWriter, ImportCorrections, ImportReport
@@ -27,8 +27,13 @@ def results_import(
     tables, errors = bundle_read(Path(source))
     if errors:  # a file missing or unreadable: checking rows against it would only add noise
         raise BundleInvalid(errors)
+    # A bundle of junk stops being checked after ERRORS_AT_MOST problems: their memory is bounded too.
+    errors = ErrorLog(ERRORS_AT_MOST)
     with transaction.atomic():
-        bundle = BundleValidator(tables, errors).validate()
+        try:
+            bundle = BundleValidator(tables, errors).validate()
+        except TooManyErrors:
+            raise BundleInvalid([*errors, errors.stopped_note()]) from None
         if errors:
             raise BundleInvalid(errors)
         return BundleWriter(bundle, dry_run=dry_run, organizer=organizer, corrections=corrections).write()

@@ -32,6 +32,11 @@ class BundleInvalid(Exception):
         return "\n".join(str(error) for error in self.errors)
 
 
+# Problems one check collects at most: room for every "unknown player" of a large event whose new players
+# each played many rounds; past it a file is junk and its first problems say so.
+ERRORS_AT_MOST = 10_000
+
+
 class TooManyErrors(Exception):
     """Raised by ErrorLog.append past its limit: checking stops there."""
 

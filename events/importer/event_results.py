@@ -8,13 +8,9 @@ may be left out or blank: it then means this event.
 
 from dataclasses import dataclass
 
-from events.importer.errors import BundleError, ErrorLog, TooManyErrors
+from events.importer.errors import ERRORS_AT_MOST, BundleError, ErrorLog, TooManyErrors
 from events.importer.reading import tables_parse
 from events.importer.validation import BundleValidator, EventRecord, PlayerRecord, ValidBundle
-
-# Problems one check collects at most (events.importer.errors.ErrorLog); the pages show the first 200.
-# Room for every "unknown player" of a large event whose 500 new players each played many rounds.
-ERRORS_AT_MOST = 10_000
 
 # The files one event's results may hold.
 EVENT_RESULT_FILES = ("players.csv", "teams.csv", "matches.csv", "standings.csv")

@@ -27,7 +27,7 @@ SMALL_INT_MAX = 32767
 LOOKUP_CHUNK = 5000
 
 
-@dataclass
+@dataclass(slots=True)
 class CategoryRecord:
     line: int
     slug: str
@@ -39,7 +39,7 @@ class CategoryRecord:
     components: str
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerRecord:
     line: int
     number: str
@@ -48,7 +48,7 @@ class PlayerRecord:
     region: str
 
 
-@dataclass
+@dataclass(slots=True)
 class TeamRecord:
     line: int
     ref: str
@@ -56,7 +56,7 @@ class TeamRecord:
     members: tuple[str, ...]
 
 
-@dataclass
+@dataclass(slots=True)
 class EventRecord:
     line: int
     code: str

@@ -29,7 +29,9 @@ from api.schemas import (
     RankingParams,
     SearchParams,
 )
+from lib.client_address import client_address
 from ratings.models import Category
+from ratings.ranking_pages import new_past_date_wait
 
 api = NinjaAPI(
     title="Card game ratings API",
@@ -111,7 +113,7 @@ def categories(request, params: Query[PageParams]):
 
 @api.get(
     "/rankings/{slug}/",
-    response={200: RankingPage, 400: Error, 404: Error},
+    response={200: RankingPage, 400: Error, 404: Error, 429: Error},
     url_name="rankings",
     summary="A category's ranking list",
     tags=["rankings"],
@@ -124,6 +126,21 @@ def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
     enough matches to be ranked. `q` narrows the list without renumbering it.
     """
     category = selectors.category_get(slug=slug)
+    wait = new_past_date_wait(
+        category=category,
+        as_of=params.as_of,
+        client=client_address(request),
+        unlimited=request.user.is_staff,
+        with_movement=False,
+    )
+    if wait:
+        message = (
+            f"Too many past dates not asked for before: try again in {wait} s. Today's lists, the ends of the "
+            "last two months and dates asked for today are always available."
+        )
+        response = error_response(request, 429, "too_many_requests", message)
+        response["Retry-After"] = str(wait)
+        return response
     ranking = selectors.ranking_page(
         category=category,
         as_of=params.as_of,

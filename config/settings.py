@@ -182,6 +182,10 @@ STORAGES = {
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
+# Past dates whose lists are not written yet cost 1-5 s each at a million matches: one client (an
+# address, lib/client_address.py) asks for this many new ones per window; then a 429 says when to try again.
+PAST_DATES_NEW_PER_CLIENT = env_int("PAST_DATES_NEW_PER_CLIENT", 10)
+PAST_DATES_WINDOW_SECONDS = env_int("PAST_DATES_WINDOW_SECONDS", 600)
 # What one bundle of `import_results` (a folder, or a zip's members) may hold unpacked. Files are read as
 # streams, so this bounds the time an import takes, not its memory.
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 2 * 1024**3)

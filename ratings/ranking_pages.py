@@ -10,8 +10,9 @@ past date's list is written as rows the first time it is asked for
 
 import functools
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
@@ -20,10 +21,11 @@ from django.utils.translation import get_language
 from django_countries import countries
 from django_countries.fields import Country
 
+from lib.throttle import budget_spend
 from players import geography
 from ratings.models import Category, CurrentRank, CurrentRating, SnapshotRating
 from ratings.services import current_ratings_refresh_if_stale
-from ratings.snapshots import ranking_snapshots
+from ratings.snapshots import end_of_previous_month, ranking_snapshots, snapshot_dates_missing
 
 PLACES_SECONDS = 60 * 60
 LENGTH_SECONDS = 60 * 60
@@ -260,8 +262,32 @@ def as_of_refusal(day: date, *, today: date) -> str:
     return ""
 
 
-def end_of_previous_month(day: date) -> date:
-    return day.replace(day=1) - timedelta(days=1)
+def new_past_date_wait(
+    *, category: Category, as_of: date | None, client: str, unlimited: bool, with_movement: bool = True
+) -> int:
+    """0 when the list of `as_of` may be shown now; else the seconds `client` waits before asking for a new one.
+
+    `with_movement`: the page shows each row's movement since the end of the
+    month before, whose list is needed too (the API's rows carry none).
+
+    A past date's list is written the first time it is asked for (1 to 5 s
+    at a million matches, and everyone's pages slow down meanwhile), so dates
+    not written yet are limited per client: PAST_DATES_NEW_PER_CLIENT per
+    PAST_DATES_WINDOW_SECONDS. Dates written already (the month ends always
+    are: snapshots.month_end_snapshots_write) and today's list cost nothing.
+    """
+    today = timezone.localdate()
+    if as_of is None or as_of >= today or unlimited:
+        return 0
+    dates = [as_of, end_of_previous_month(as_of)] if with_movement else [as_of]
+    if not snapshot_dates_missing(category=category, dates=dates):
+        return 0
+    return budget_spend(
+        scope="past-dates",
+        client=client,
+        limit=settings.PAST_DATES_NEW_PER_CLIENT,
+        window=settings.PAST_DATES_WINDOW_SECONDS,
+    )
 
 
 def past_ranking_rows(*, category: Category, filters: RankingFilters) -> ListRows:

@@ -20,7 +20,7 @@ A snapshot is valid for its category's history version and the day it was
 written; writing one deletes those no page can ask for any more.
 """
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
@@ -39,11 +39,44 @@ SNAPSHOT_FIELDS = [
 ]  # fmt: skip
 
 
+def end_of_previous_month(day: date) -> date:
+    """The official list before `day`: a past list's movement is counted from it (SPEC 4)."""
+    return day.replace(day=1) - timedelta(days=1)
+
+
+def _valid_snapshots(category: Category, today: date):
+    return RankingSnapshot.objects.filter(category=category, history_version=category.history_version, built_on=today)
+
+
+def snapshot_dates_missing(*, category: Category, dates: list[date]) -> list[date]:
+    """Those of `dates` whose list is not written for the category's history as it is today."""
+    written = _valid_snapshots(category, timezone.localdate()).filter(as_of__in=dates).values_list("as_of", flat=True)
+    return sorted(set(dates) - set(written))
+
+
+def month_end_snapshots_write(*, categories) -> int:
+    """Write, where missing, each category's official lists at the ends of the last two months; how many.
+
+    The recompute job calls this once it has published, and the job workers
+    once an hour (a snapshot is of one day's history): so the month ends, the
+    dates most asked for and the base of every past list's movement, never
+    cost a visitor.
+    """
+    last = end_of_previous_month(timezone.localdate())
+    dates = [end_of_previous_month(last), last]
+    written = 0
+    for category in categories:
+        missing = snapshot_dates_missing(category=category, dates=dates)
+        if missing:
+            ranking_snapshots(category=category, dates=missing)
+            written += len(missing)
+    return written
+
+
 def ranking_snapshots(*, category: Category, dates: list[date]) -> dict[date, int]:
     """date -> id of the snapshot of the category's list on that date, each written first when missing."""
     today = timezone.localdate()
-    valid = RankingSnapshot.objects.filter(category=category, history_version=category.history_version, built_on=today)
-    found = dict(valid.filter(as_of__in=dates).values_list("as_of", "pk"))
+    found = dict(_valid_snapshots(category, today).filter(as_of__in=dates).values_list("as_of", "pk"))
     pruned = 0
     for day in sorted(set(dates) - set(found)):  # earliest first: a later list starts from an earlier one
         found[day], deleted = _snapshot_write(category, day, today)

@@ -1,6 +1,8 @@
 from django_tasks import task
 
+from ratings.models import Category, RecomputeStatus, Ruleset
 from ratings.services import recompute_run_execute, recompute_runs_recover
+from ratings.snapshots import month_end_snapshots_write
 
 
 @task()
@@ -8,4 +10,13 @@ def recompute_task(run_id: int) -> dict:
     # Runs a stopped worker left behind are queued again first (cheap when there are none).
     recompute_runs_recover()
     run = recompute_run_execute(run_id=run_id)
+    if run.status == RecomputeStatus.DONE:
+        # The lists just published, and those derived from them, at the last two month ends: written here,
+        # after publication, so that no visitor waits for them.
+        derived = [
+            each
+            for each in Category.objects.filter(ruleset=Ruleset.DERIVED)
+            if run.category.slug in each.component_list
+        ]
+        month_end_snapshots_write(categories=[Category.objects.get(pk=run.category_id), *derived])
     return {"run": run.pk, "status": run.status, "matches_rated": run.matches_rated}

@@ -9,6 +9,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
 
+from lib.client_address import client_address
 from players import geography
 from ratings import ranking_export, ranking_pages
 from ratings.forms import UNRANKED, RankingFiltersForm
@@ -19,6 +20,13 @@ from ratings.tables import RankingTable
 PER_PAGE = 50
 PER_PAGE_LIMITS = (1, 200)
 INDEX_LEADERS = 3
+
+
+def too_many_new_dates(request, wait: int):
+    """429: this client asked for many past dates not written yet; when to try again, and what costs nothing."""
+    response = render(request, "429.html", {"minutes": max(1, round(wait / 60))}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def ranking_index(request):
@@ -45,6 +53,11 @@ def ranking_detail(request, slug):
         context = {"category": category, "category_tabs": _category_tabs(categories, None), "form": form}
         return render(request, "ratings/ranking.html", context, status=400)
     filters = form.filters()
+    wait = ranking_pages.new_past_date_wait(
+        category=category, as_of=filters.as_of, client=client_address(request), unlimited=request.user.is_staff
+    )
+    if wait:
+        return too_many_new_dates(request, wait)
     if export:
         return _export_response(category, filters, export, today)
 

@@ -9,7 +9,9 @@ runs) plus three things:
   (`ratings.services.recompute_runs_recover`; each recompute job does it too).
 - Housekeeping when the worker starts and every HOUSEKEEPING_SECONDS:
   expired sessions, old finished job rows and sign-in records are deleted
-  (`ratings.housekeeping`), so nobody has to schedule it.
+  (`ratings.housekeeping`), so nobody has to schedule it; and every list at
+  the last two month ends is written when missing (a new day needs them
+  anew), so that no visitor waits for them.
 - When the database goes away (a restart, a failover, a network cut) the
   library's loop raises; this worker waits and starts the loop again
   instead of exiting, so it needs no restart by hand.
@@ -26,7 +28,9 @@ from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands import db_worker
 
 from ratings.housekeeping import housekeeping_run
+from ratings.models import Category
 from ratings.services import recompute_runs_recover
+from ratings.snapshots import month_end_snapshots_write
 
 logger = logging.getLogger("ratings.worker")
 
@@ -63,6 +67,20 @@ def _housekeep() -> None:
     )
 
 
+def _month_end_lists() -> None:
+    """Each list at the last two month ends, written when missing (a new day or a new history needs them again)."""
+    try:
+        written = month_end_snapshots_write(categories=Category.objects.all())
+    except DatabaseError as error:
+        logger.warning("month-end lists not written: %s", error)
+        return
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    if written:
+        logger.info("month-end lists: %d written", written)
+
+
 def _maintain_periodically(stop: threading.Event, recover_every: float, housekeep_every: float) -> None:
     _housekeep()
     housekeeping_due = time.monotonic() + housekeep_every
@@ -70,6 +88,7 @@ def _maintain_periodically(stop: threading.Event, recover_every: float, housekee
         _recover()
         if time.monotonic() >= housekeeping_due:
             _housekeep()
+            _month_end_lists()
             housekeeping_due = time.monotonic() + housekeep_every
 
 

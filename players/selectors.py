@@ -525,6 +525,10 @@ def player_teams(*, player: Player) -> list[Team]:
 
 
 def team_by_participant(*, participant_id: int) -> Team | None:
+    """The team, once it has been rated: a team only an organizer's draft names (with a name of the organizer's
+    choosing) is not shown, as the draft's new players are not (Player.public)."""
+    if not RatingEntry.objects.filter(participant_id=participant_id).exists():
+        return None
     return Team.objects.filter(participant_id=participant_id).prefetch_related("members").first()
 
 

@@ -116,3 +116,18 @@ def test_two_uploads_registering_the_same_new_player_at_once_answer_409_for_the_
     assert response.status_code == 409
     assert "another upload registered one of these new players a moment ago" in response.content.decode()
     assert not draft.matches.exists()
+
+
+def test_a_team_only_a_draft_names_has_no_public_page(organizer):  # noqa: F811
+    from players.models import Team, team_member_key
+
+    members = [PlayerFactory(membership_number=str(n)) for n in (3001, 3002, 3003)]
+    team = Team.objects.create(
+        participant=Participant.objects.create(kind=Participant.Kind.TEAM),
+        name="Visit evil.example",
+        member_key=team_member_key(member.membership_number for member in members),
+    )
+    team.members.set(members)
+    EventFactory(organizer=organizer, team_size=3, format="standard")
+
+    assert Client().get(f"/teams/{team.participant_id}/").status_code == 404

@@ -150,9 +150,23 @@ def test_a_page_that_breaks_is_reported_to_the_operators_once_with_its_traceback
     assert "secret detail" in report.body and "Traceback" in report.body
 
 
-def test_a_failed_background_job_is_reported_to_the_operators(settings, mailoutbox):
+@pytest.fixture
+def job_loggers_restored():
     import logging
 
+    loggers = [logging.getLogger(name) for name in ("django_tasks", "django_tasks_db")]
+    levels = [each.level for each in loggers]
+    yield
+    for each, level in zip(loggers, levels, strict=True):
+        each.setLevel(level)
+
+
+def test_a_failed_background_job_is_reported_to_the_operators(settings, mailoutbox, job_loggers_restored):
+    import logging
+
+    from ratings.management.commands.db_worker import Command
+
+    Command().configure_logging(0)  # the quietest worker (the job library would silence even failures)
     settings.ADMINS = [("", "ops@example.org")]
     try:
         raise RuntimeError("the recompute broke")

@@ -95,6 +95,15 @@ def _maintain_periodically(stop: threading.Event, recover_every: float, housekee
 class Command(db_worker.Command):
     help = db_worker.Command.help + " (recovers stale recompute runs, keeps house; waits out database outages)"
 
+    def configure_logging(self, verbosity: int) -> None:
+        super().configure_logging(verbosity)
+        # The library quiets its loggers to CRITICAL at -v 0, which would also keep a failed job from the
+        # operators' mail and error tracker: errors always get through.
+        for name in (db_worker.TASKS_LOGGER, "django_tasks_db"):
+            quiet = logging.getLogger(name)
+            if quiet.level > logging.ERROR:
+                quiet.setLevel(logging.ERROR)
+
     def handle(self, *args, batch, reload, **options):
         in_reloader_parent = reload and not batch and os.environ.get(DJANGO_AUTORELOAD_ENV) != "true"
         stop = threading.Event()

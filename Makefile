@@ -86,7 +86,7 @@ faults: ops-install
 	$(PY) scripts/fault_pg_restart.py
 
 audit: ops-install
-	$(PY) scripts/audit_dependencies.py requirements.txt scripts/requirements-ops.txt
+	$(PY) scripts/audit_dependencies.py requirements.txt requirements-dev.txt scripts/requirements-ops.txt
 
 ci:
 	bash .ci/run

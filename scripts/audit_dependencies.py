@@ -33,16 +33,21 @@ def pip_audit() -> str:
 
 
 def audit(requirements: list[str], service: str) -> tuple[dict | None, str]:
-    """pip-audit's JSON report using one vulnerability database, or None and the last line of its error."""
-    command = [pip_audit(), "--format", "json", "--progress-spinner", "off", "--vulnerability-service", service]
+    """pip-audit's JSON report using one vulnerability database, or None and the last line of its error.
+
+    Each file is audited on its own: pip refuses to resolve a file locked with hashes together with one
+    without (requirements.txt is locked, scripts/requirements-ops.txt is not).
+    """
+    merged: dict = {"dependencies": []}
     for path in requirements:
-        command += ["-r", path]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    try:
-        return json.loads(result.stdout), ""
-    except json.JSONDecodeError:
-        lines = (result.stderr or result.stdout or "no output").strip().splitlines()
-        return None, lines[-1]
+        command = [pip_audit(), "--format", "json", "--progress-spinner", "off", "--vulnerability-service", service]
+        result = subprocess.run([*command, "-r", path], cwd=ROOT, capture_output=True, text=True)
+        try:
+            merged["dependencies"] += json.loads(result.stdout)["dependencies"]
+        except (json.JSONDecodeError, KeyError):
+            lines = (result.stderr or result.stdout or "no output").strip().splitlines()
+            return None, f"{path}: {lines[-1]}"
+    return merged, ""
 
 
 def skipped_count(report: dict) -> int:

@@ -18,7 +18,9 @@ from events.models import Match
 from tests.test_appeals import appeal, linked_user, player, world  # noqa: F401 (the fixture)
 from tests.test_reliability_jobs import postgresql_only
 
-pytestmark = [postgresql_only, pytest.mark.django_db(transaction=True)]
+# Committed data, for the threads' own connections; asked for by name, so the categories are seeded again
+# after another transactional test's flush (tests/conftest.py).
+pytestmark = [postgresql_only, pytest.mark.usefixtures("transactional_db")]
 
 
 def test_appeals_filed_at_once_never_exceed_the_daily_limit(world, settings, monkeypatch):  # noqa: F811

@@ -41,19 +41,26 @@ def fast_password_hasher(settings):
 
 @pytest.fixture(autouse=True)
 def seeded_categories(request):
-    """Every database test starts with the categories the migration seeds.
+    """Every database test starts with the categories and roles the data migrations make.
 
     A transactional test (the browser tests) ends by flushing every table; with
     xdist another module's tests may run after it in the same process.
     """
     names = request.fixturenames
-    if "transactional_db" in names or "live_server" in names:
+    marker = request.node.get_closest_marker("django_db")
+    transactional = marker is not None and (marker.kwargs.get("transaction") or marker.args[:1] == (True,))
+    if "transactional_db" in names or "live_server" in names or transactional:
         request.getfixturevalue("transactional_db")
-    elif "db" in names:
+    elif "db" in names or marker is not None:  # asked for by name, or by the django_db mark
         request.getfixturevalue("db")
     else:
         return
+    from django.contrib.auth.models import Group
+
+    from accounts.roles import roles_ensure
     from ratings.models import Category
 
     if not Category.objects.exists():
         ensure_default_categories()
+    if not Group.objects.exists():
+        roles_ensure()  # the roles as their data migrations make them

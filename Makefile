@@ -46,8 +46,10 @@ run: install
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+# Two processes (pytest-xdist, a file's tests in one process); TEST_WORKERS=0 runs them in this one.
+TEST_WORKERS ?= 2
 test: install
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -16,7 +16,7 @@ from events.models import Event, EventStatus, Match, Standing
 from players.models import Player
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset, SnapshotRating
 from ratings.ranking_pages import as_of_refusal
-from ratings.selectors import LEVEL_RANK
+from ratings.selectors.lists import LEVEL_RANK
 from ratings.services import current_ratings_refresh_if_stale
 from ratings.snapshots import ranking_snapshots
 

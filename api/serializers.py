@@ -8,7 +8,7 @@ from events.models import Event, Match, Standing
 from players.models import Participant, Player
 from ratings.engine import displayed
 from ratings.models import Category, CurrentRating, RatingEntry
-from ratings.selectors import LEVEL_RANK
+from ratings.selectors.lists import LEVEL_RANK
 
 RESULT_OF_SCORE = {1.0: "win", 0.0: "loss"}  # anything between is a draw (1/2, or 1/3 under match points)
 

@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "api",
     "calculator",
     "corrections",  # appeals, corrections and their public log
+    "organize",  # organizers' pages and the results importer
+    "public",  # the public pages
+    "devtools",  # the demo world (seed_demo) and the benchmark (bench)
     "ninja",  # django-ninja: only so that its Swagger UI is served from its own static files, never a CDN
     # After `ratings`, whose `db_worker` (the library's worker plus recovery) must win over the library's own.
     "django_tasks",

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from corrections import results_admin  # noqa: F401  (events, matches and standings: edits are corrections)
 from corrections.models import Appeal, Correction
 from corrections.selectors import user_decides_appeals
 

@@ -1,9 +1,11 @@
 """Reads of appeals and corrections: who may appeal what, the queue, the log, the marks on history rows."""
 
 from dataclasses import dataclass
+from datetime import date
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.selectors import user_manages_all_events, user_player
 from corrections.models import Appeal, AppealStatus, Correction, participant_name
@@ -146,3 +148,43 @@ def corrections_of_player(*, query: str) -> Q:
     players = Player.objects.public().filter(Q(membership_number=query) | Q(name__icontains=query))
     participants = Participant.objects.filter(Q(player__in=players) | Q(team__members__in=players)).values("pk")
     return Q(participant1__in=participants) | Q(participant2__in=participants)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCorrection:
+    """A correction of a match's result (SPEC 5): who, when, the old and new result, and why."""
+
+    corrected_on: date
+    corrected_by: str
+    old_result: str
+    new_result: str
+    reason: str
+    url: str = ""  # its entry in the public correction log
+
+    def __str__(self):
+        return (
+            f"{self.corrected_on:%Y-%m-%d}: {self.old_result} → {self.new_result} by {self.corrected_by}: {self.reason}"
+        )
+
+
+def match_corrections(*, match_ids) -> dict[int, list[MatchCorrection]]:
+    """match id -> its corrections, oldest first, for marking corrected matches wherever they are shown.
+
+    One query for all `match_ids`: the player history, head-to-head and event
+    pages call this for the rows they show and mark every match it returns.
+    """
+    found: dict[int, list[MatchCorrection]] = {}
+    if not match_ids:
+        return found
+    for correction in corrections_of_matches(match_ids=match_ids):
+        found.setdefault(correction.match_id, []).append(
+            MatchCorrection(
+                corrected_on=timezone.localdate(correction.corrected_at),
+                corrected_by=correction.corrected_by_name,
+                old_result=correction.old_result,
+                new_result=correction.new_result,
+                reason=correction.reason,
+                url=correction.get_absolute_url(),
+            )
+        )
+    return found

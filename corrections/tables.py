@@ -7,7 +7,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
 from corrections.models import AppealStatus, CorrectionKind
-from players.tables import TABLE_TEMPLATE, cell, change_cell
+from public.player_tables import TABLE_TEMPLATE, cell, change_cell
 
 STATUS_TAGS = {AppealStatus.OPEN: "tag", AppealStatus.ACCEPTED: "tag tag-yes", AppealStatus.REJECTED: "tag tag-muted"}
 KIND_TAGS = {

@@ -1,12 +1,12 @@
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.db import router
+from django.db.models.deletion import Collector, ProtectedError
 from django.urls import reverse
 from django.utils.html import format_html
 from django_countries.filters import CountryFilter
 
-from events.models import Match
 from players import geography
 from players.models import Participant, Player, Team, team_member_key
 from players.services import participant_entity_delete, player_create, team_create, team_member_keys_refresh
@@ -24,12 +24,14 @@ class ParticipantEntityAdmin(admin.ModelAdmin):
     """Players and teams: deleting one deletes its participant too, and only while nothing refers to it."""
 
     def deletion_blockers(self, obj) -> list[str]:
-        participant, blockers = obj.participant, []
-        if Match.objects.filter(Q(participant1=participant) | Q(participant2=participant)).exists():
-            blockers.append(f"Matches of {obj}")
-        if participant.standings.exists():
-            blockers.append(f"Standings of {obj}")
-        return blockers
+        """What protects the participant (its matches, its standings), as Django's own deletion finds it."""
+        collector = Collector(using=router.db_for_write(type(obj.participant)))
+        try:
+            collector.collect([obj.participant])
+        except ProtectedError as error:
+            kinds = {type(row)._meta.verbose_name_plural for row in error.protected_objects if row != obj}
+            return [f"{kind.capitalize()} of {obj}" for kind in sorted(kinds)]
+        return []
 
     def get_deleted_objects(self, objs, request):
         deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)

@@ -5,16 +5,8 @@ from datetime import date
 from django.utils import dateformat
 
 from players import geography
-from ratings.engine import displayed
 
 MINUS = "\u2212"  # a real minus sign: same width as "+", read out as "minus"
-
-
-def rating_shown(rating: float | None, rounding: str) -> str:
-    """A rating as its category shows it (truncated or rounded, SPEC 3)."""
-    if rating is None:
-        return "—"
-    return str(displayed(rating, rounding))
 
 
 def signed(value: float | None, places: int = 2) -> str:

@@ -17,7 +17,7 @@ from events.models import Event, EventStatus, Match
 from ratings.engine import ruleset_for
 from ratings.engine.history import result_of
 from ratings.models import Category, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
-from ratings.selectors import participant_identities
+from ratings.selectors.lists import participant_identities
 from ratings.services import (
     categories_rating,
     category_events,

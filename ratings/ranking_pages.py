@@ -34,7 +34,7 @@ SEARCH_LISTED = 5000  # a past list's search names at most this many participant
 
 @dataclass(frozen=True)
 class RankingFilters:
-    """What a ranking page shows, validated (`ratings.forms.RankingFiltersForm` builds it from the URL)."""
+    """What a ranking page shows, validated (`public.ranking_forms.RankingFiltersForm` builds it from the URL)."""
 
     continent: str = ""
     country: str = ""  # set whenever region is: a region implies its country

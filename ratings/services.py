@@ -43,8 +43,8 @@ from ratings.models import (
     RecomputeStatus,
     Ruleset,
 )
-from ratings.selectors import Standing as RatingStanding
-from ratings.selectors import chunked, elo_standings, participant_identities, ranking_rows, ranking_rows_from
+from ratings.selectors.lists import Standing as RatingStanding
+from ratings.selectors.lists import chunked, elo_standings, participant_identities, ranking_rows, ranking_rows_from
 from ratings.snapshots import history_last_seq
 
 logger = logging.getLogger(__name__)

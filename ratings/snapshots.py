@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from lib.bulk import insert_rows
 from ratings.models import Category, CurrentRating, RankingSnapshot, RatingEntry, Ruleset, SnapshotRating
-from ratings.selectors import RankingRow, ranking_rows
+from ratings.selectors.lists import RankingRow, ranking_rows
 
 SNAPSHOTS_KEPT = 12  # per category: about 100,000 rows each for the largest lists
 

@@ -32,8 +32,7 @@ def organize() -> None:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from accounts.factories import OrganizerFactory
-    from events.organize_factories import EventFactory
+    from tests.factories import EventFactory, OrganizerFactory
 
     setup_test_environment()
     call_command("migrate", verbosity=0)

@@ -18,9 +18,9 @@ import io
 import zipfile
 from pathlib import Path
 
-from events.importer.errors import BUNDLE_FILES
-from events.importer.reading import bundle_columns
 from events.models import Event, Match, Standing
+from organize.importer.errors import BUNDLE_FILES
+from organize.importer.reading import bundle_columns
 from players.models import Participant, Player, Team
 from ratings.models import Category
 

@@ -8,11 +8,10 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from accounts.factories import PASSWORD, AdminFactory, OrganizerFactory, UserFactory
 from accounts.models import Profile
 from accounts.roles import ADMINS, ORGANIZERS
 from accounts.selectors import user_can_organize, user_manages_all_events, user_player
-from events.organize_factories import PlayerFactory
+from tests.factories import PASSWORD, AdminFactory, OrganizerFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

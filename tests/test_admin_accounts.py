@@ -11,9 +11,9 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from accounts.factories import PASSWORD, AdminFactory, OrganizerFactory, ProfileFactory, UserFactory
 from accounts.roles import ADMINS, ORGANIZERS
 from players.models import Participant, Player
+from tests.factories import PASSWORD, AdminFactory, OrganizerFactory, ProfileFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,12 @@ from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events.demo import demo_bundle_write
-from events.importer import results_import
+from devtools.demo import demo_bundle_write
 from events.models import Event, EventStatus, Match
+from organize.importer import results_import
 from players.models import Player
 from ratings.models import Category, CurrentRating, RatingEntry
-from ratings.selectors import ranking_list
+from ratings.selectors.lists import ranking_list
 from ratings.services import current_ratings_rebuild
 from tests.bundles import Bundle, match
 from tests.conftest import ensure_default_categories

@@ -13,16 +13,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.factories import AdminFactory, ProfileFactory, UserFactory
 from accounts.services import profile_link
 from corrections import services
 from corrections.models import Appeal, AppealStatus, Correction, CorrectionSource
-from events.importer import results_import
 from events.models import Match
+from organize.importer import results_import
 from players.models import Player, Team
 from ratings.models import Category, CurrentRating, RecomputeRun, RecomputeStatus
 from ratings.services import category_recompute, recompute_run_execute
 from tests.bundles import Bundle
+from tests.factories import AdminFactory, ProfileFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -11,14 +11,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.factories import AdminFactory, OrganizerFactory, ProfileFactory, UserFactory
 from accounts.services import profile_link
 from corrections import services
 from corrections.models import Appeal, Correction
-from events.importer import results_import
 from events.models import Event, Match
+from organize.importer import results_import
 from players.models import Player
 from tests.bundles import Bundle
+from tests.factories import AdminFactory, OrganizerFactory, ProfileFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -3,10 +3,10 @@
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from events.importer import results_import
 from events.models import Event, Match
 from lib import bulk
 from lib.bulk import insert_rows, loaded_in_bulk
+from organize.importer import results_import
 from players.models import Player
 from tests.bundles import DEFAULT_COUNTS, Bundle, db_counts
 

@@ -19,18 +19,18 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.factories import AdminFactory
 from corrections import services
 from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind, CorrectionSource
 from corrections.services import NewMatch, Result
-from events.importer import results_import
 from events.models import Event, EventStatus, Match
+from organize.importer import results_import
 from players.models import Participant, Player
 from ratings.impact import MatchChange, correction_impact
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
-from ratings.selectors import category_standings
+from ratings.selectors.lists import category_standings
 from ratings.services import category_recompute, recompute_run_execute
 from tests.bundles import Bundle
+from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db
 

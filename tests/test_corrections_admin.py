@@ -7,14 +7,14 @@ The world is the default test bundle (tests/bundles.py), imported and rated.
 import pytest
 from django.urls import reverse
 
-from accounts.factories import AdminFactory
 from corrections.models import Correction, CorrectionKind
-from events.importer import results_import
 from events.models import Event, Match
+from organize.importer import results_import
 from players.models import Player
 from ratings.models import Category, RecomputeRun
 from ratings.services import category_recompute
 from tests.bundles import Bundle
+from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -8,14 +8,14 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from accounts.factories import AdminFactory
 from corrections.models import Correction, CorrectionKind, CorrectionSource
-from events.importer import results_import
 from events.models import Event, EventStatus, Match
+from organize.importer import results_import
 from players.models import Player
 from ratings.models import Category, RecomputeRun, RecomputeStatus
 from ratings.services import category_recompute
 from tests.bundles import Bundle
+from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db
 

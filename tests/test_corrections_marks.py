@@ -8,16 +8,16 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.factories import AdminFactory
 from corrections import services
+from corrections.selectors import match_corrections
 from corrections.services import Result
-from events.importer import results_import
 from events.models import Match
-from events.selectors import match_corrections
+from organize.importer import results_import
 from players.models import Player
 from ratings.models import Category, RecomputeRun, RecomputeStatus
 from ratings.services import category_recompute, recompute_run_execute
 from tests.bundles import Bundle
+from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db
 

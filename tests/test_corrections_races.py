@@ -8,11 +8,11 @@ the first admin's removal is done just before the second one's change
 import pytest
 from django.urls import reverse
 
-from accounts.factories import AdminFactory
 from corrections import services
 from corrections.forms import MatchCorrectForm, MatchRemoveForm
 from corrections.models import Correction, CorrectionKind
 from events.models import Match
+from tests.factories import AdminFactory
 from tests.test_corrections import admin, the_match, world  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

@@ -7,15 +7,15 @@ from django.core.management import call_command
 from django.db.models import F
 from django.utils import timezone
 
-from events.demo import demo_bundle_write
-from events.importer import results_import
+from devtools.demo import demo_bundle_write
 from events.models import Event, EventStatus, Match
+from organize.importer import results_import
 from players import geography
 from players.models import Participant, Player
 from ratings import services
 from ratings.models import Category, CurrentRank, CurrentRating
 from ratings.ranking_pages import RankingFilters, ranking_page_rows
-from ratings.selectors import ranking_list
+from ratings.selectors.lists import ranking_list
 from ratings.services import category_recompute, current_ratings_rebuild, current_ratings_refresh_if_stale
 
 TODAY = datetime.date(2024, 12, 15)
@@ -179,7 +179,7 @@ def test_a_full_recompute_builds_the_list_a_rebuild_from_the_history_gives(db, t
 
     current_ratings_rebuild(category=constructed)
     services.CurrentRating.objects.filter(category=composite).delete()
-    from ratings.selectors import ranking_rows
+    from ratings.selectors.lists import ranking_rows
 
     composite_from_history = sorted((row.participant, round(row.rating, 9)) for row in ranking_rows(category=composite))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pycountry
 import pytest
 
-from events.demo import CITIES, demo_bundle_write
+from devtools.demo import CITIES, demo_bundle_write
 
 # SPEC section 6, column for column, in the order the generator writes them.
 SPEC_HEADERS = {
@@ -57,7 +57,9 @@ def test_it_does_not_depend_on_the_process_hash_seed(tmp_path):
     # seed_demo runs in a fresh process each time: iterating a set would quietly change the world.
     demo_bundle_write(tmp_path / "here", players=200, events=25, seed=3)
     there = str(tmp_path / "there")
-    script = f"from events.demo import demo_bundle_write; demo_bundle_write({there!r}, players=200, events=25, seed=3)"
+    script = (
+        f"from devtools.demo import demo_bundle_write; demo_bundle_write({there!r}, players=200, events=25, seed=3)"
+    )
     subprocess.run(
         [sys.executable, "-c", script],
         cwd=Path(__file__).resolve().parents[1],

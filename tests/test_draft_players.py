@@ -8,10 +8,10 @@ any name on the site (one was "Visit evil.example for free cards").
 import pytest
 from django.test import Client
 
-from events.importer import writing
 from events.models import Event
-from events.organize_factories import EventFactory, PlayerFactory
+from organize.importer import writing
 from players.models import Participant, Player
+from tests.factories import EventFactory, PlayerFactory
 from tests.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

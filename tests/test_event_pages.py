@@ -12,11 +12,11 @@ from datetime import date, timedelta
 import pytest
 from django.core.management import call_command
 
-from events import event_views
-from events.importer import results_import
+from corrections.selectors import MatchCorrection
 from events.models import Event, EventStatus
-from events.selectors import MatchCorrection
+from organize.importer import results_import
 from players.models import Team
+from public import event_views
 from tests.bundles import Bundle
 
 pytestmark = pytest.mark.django_db
@@ -175,7 +175,7 @@ def test_a_vekn_event_shows_standings_with_the_points_each_player_earned(client,
 
 
 def test_a_draft_event_is_shown_to_its_organizer_as_not_rated(client, world):
-    from accounts.factories import OrganizerFactory
+    from tests.factories import OrganizerFactory
 
     organizer = OrganizerFactory()
     draft = Event.objects.create(
@@ -194,7 +194,7 @@ def test_a_corrected_match_is_marked_on_the_event_page(client, world, monkeypatc
     def corrections(*, match_ids):
         return {match_ids[0]: [MatchCorrection(date(2003, 6, 1), "an admin", "1–2", "2–1", "scores swapped")]}
 
-    monkeypatch.setattr("events.selectors.match_corrections", corrections)
+    monkeypatch.setattr("public.event_views.match_corrections", corrections)
 
     words = text(page(client, f"/events/{event('E1').pk}/"))
 
@@ -251,8 +251,7 @@ def test_a_small_event_costs_the_same_queries(client, world, django_assert_max_n
 
 @pytest.fixture
 def draft():
-    from accounts.factories import OrganizerFactory
-    from events.organize_factories import EventFactory
+    from tests.factories import EventFactory, OrganizerFactory
 
     organizer = OrganizerFactory()
     return EventFactory(name="Secret Draft Open", organizer=organizer, status=EventStatus.DRAFT)
@@ -269,7 +268,7 @@ def test_a_draft_event_is_not_listed_counted_or_shown_to_the_public(client, worl
 
 
 def test_a_draft_event_page_is_shown_to_its_organizer_and_admins_only(client, draft):
-    from accounts.factories import AdminFactory, OrganizerFactory
+    from tests.factories import AdminFactory, OrganizerFactory
 
     url = f"/events/{draft.pk}/"
     client.force_login(OrganizerFactory())

@@ -8,11 +8,11 @@ from datetime import date
 import pytest
 from django.core.management import CommandError, call_command
 
-from events.importer import results_import
+from organize.importer import results_import
 from players.models import Player
 from ratings.engine import expected_score
 from ratings.models import RULESET_DEFAULTS, Category, RecomputeRun, RecomputeStatus, Ruleset
-from ratings.selectors import category_standings
+from ratings.selectors.lists import category_standings
 from ratings.services import category_recompute, recompute_run_execute
 from tests.bundles import Bundle
 

@@ -18,8 +18,8 @@ from django.db import transaction
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from events.importer import BundleInvalid, results_import
-from events.importer.errors import BUNDLE_FILES
+from organize.importer import BundleInvalid, results_import
+from organize.importer.errors import BUNDLE_FILES
 from tests.bundles import Bundle, db_snapshot
 from tests.fuzzing import fuzz_settings
 

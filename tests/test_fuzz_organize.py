@@ -13,10 +13,9 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accounts.factories import OrganizerFactory
 from events.models import Event, Match, Standing
-from events.organize_factories import EventFactory, PlayerFactory
 from tests.bundles import db_snapshot
+from tests.factories import EventFactory, OrganizerFactory, PlayerFactory
 from tests.fuzzing import fuzz_settings
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from events.importer import results_import
 from events.models import Event, EventStatus
+from organize.importer import results_import
 from players.services import player_create
 from ratings.models import Category, CurrentRating
 from ratings.services import current_ratings_rebuild

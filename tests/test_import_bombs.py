@@ -11,9 +11,9 @@ import zipfile
 
 import pytest
 
-from events.importer import BundleInvalid, results_import
-from events.importer.errors import ERRORS_AT_MOST
-from events.importer.reading import CHUNK_BYTES
+from organize.importer import BundleInvalid, results_import
+from organize.importer.errors import ERRORS_AT_MOST
+from organize.importer.reading import CHUNK_BYTES
 from players.models import Player
 from tests.bundles import Bundle
 from tests.test_import_errors import NEXT_PLAYER_LINE

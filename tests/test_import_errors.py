@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from events.importer import BundleError, BundleInvalid, results_import
+from organize.importer import BundleError, BundleInvalid, results_import
 from ratings.models import Category
 from tests.bundles import DEFAULT_COUNTS, Bundle, db_counts, db_snapshot
 

@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from events.importer import results_import
 from events.models import Event, EventStatus, Match, Standing
+from organize.importer import results_import
 from players.models import Participant, Player, Team
 from ratings.models import Category
 from tests.bundles import DEFAULT_COUNTS, Bundle, db_counts, db_snapshot

@@ -11,14 +11,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.template.defaultfilters import filesizeformat
 from django.test import Client
 
-from accounts.factories import AdminFactory, OrganizerFactory
 from corrections.models import Correction, CorrectionSource
 from events.models import Event, EventStatus, Match, Standing
-from events.organize_factories import EventFactory, PlayerFactory
 from players.models import Player
 from ratings.models import RecomputeRun, RecomputeStatus
 from ratings.services import recompute_run_execute
 from tests.bundles import db_snapshot
+from tests.factories import AdminFactory, EventFactory, OrganizerFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 

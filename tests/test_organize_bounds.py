@@ -10,9 +10,9 @@ import pytest
 from django_countries import countries
 
 from events.models import Match
-from events.organize_factories import EventFactory
-from events.organize_services import NEW_PLAYERS_PER_UPLOAD
+from organize.services import NEW_PLAYERS_PER_UPLOAD
 from players.models import Player
+from tests.factories import EventFactory
 from tests.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

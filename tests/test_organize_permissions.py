@@ -9,9 +9,8 @@ submitted, only admins change it.
 import pytest
 from django.test import Client
 
-from accounts.factories import AdminFactory, OrganizerFactory, UserFactory
 from events.models import EventStatus
-from events.organize_factories import EventFactory, MatchFactory
+from tests.factories import AdminFactory, EventFactory, MatchFactory, OrganizerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -11,12 +11,11 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from accounts.factories import OrganizerFactory
 from events.models import EventStatus
-from events.organize_factories import EventFactory, MatchFactory, PlayerFactory, StandingFactory
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry
 from ratings.preview import event_preview, states_before
 from ratings.services import category_recompute
+from tests.factories import EventFactory, MatchFactory, OrganizerFactory, PlayerFactory, StandingFactory
 
 pytestmark = pytest.mark.django_db
 

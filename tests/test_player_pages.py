@@ -17,12 +17,13 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from events.importer import results_import
-from events.selectors import MatchCorrection
+from corrections.selectors import MatchCorrection
+from organize.importer import results_import
 from players.models import Player, Team
-from players.selectors import CHART_MAX_POINTS, EventPoint, Timeline, elo_chart_data, first_day_outside
 from ratings.engine.vekn import in_window
 from ratings.models import Category
+from ratings.selectors.players import CHART_MAX_POINTS, EventPoint, Timeline, elo_chart_data
+from ratings.selectors.vekn import first_day_outside
 from tests.bundles import Bundle
 
 pytestmark = pytest.mark.django_db
@@ -302,7 +303,7 @@ def test_a_corrected_match_is_marked_with_its_correction(client, world, monkeypa
             for match_id in match_ids[:1]
         }
 
-    monkeypatch.setattr("players.views.match_corrections", corrections)
+    monkeypatch.setattr("public.player_views.match_corrections", corrections)
 
     words = text(page(client, "/players/1001/?category=constructed"))
 

@@ -15,10 +15,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events.importer import results_import
+from organize.importer import results_import
 from ratings.models import Category, RankingSnapshot, SnapshotRating
 from ratings.ranking_pages import end_of_previous_month
-from ratings.selectors import ranking_list, ranking_rows
+from ratings.selectors.lists import ranking_list, ranking_rows
 from ratings.snapshots import SNAPSHOTS_KEPT, ranking_snapshots
 from tests.bundles import Bundle
 

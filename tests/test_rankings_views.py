@@ -12,14 +12,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events.demo import demo_bundle_write
-from events.importer import results_import
+from devtools.demo import demo_bundle_write
+from organize.importer import results_import
 from players.models import Team
+from public.ranking_export import spreadsheet_safe
 from ratings.engine import expected_score
 from ratings.models import Category, CurrentRating, RankingSnapshot, SnapshotRating
-from ratings.ranking_export import spreadsheet_safe
 from ratings.ranking_pages import end_of_previous_month
-from ratings.selectors import ranking_list
+from ratings.selectors.lists import ranking_list
 from ratings.services import current_ratings_rebuild
 from tests.bundles import Bundle
 

@@ -12,13 +12,13 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
-from events.importer import results_import
 from events.models import Event, EventStatus, Match, Standing
+from organize.importer import results_import
 from players.models import Participant, Player, Team
 from ratings import category_tables, services
 from ratings.engine import expected_score
 from ratings.models import Category, CurrentRank, CurrentRating, EventScore, RatingEntry, RecomputeRun, RecomputeStatus
-from ratings.selectors import category_standings, ranking_list
+from ratings.selectors.lists import category_standings, ranking_list
 from ratings.services import category_recompute, recompute_enqueue, recompute_run_execute
 from tests.bundles import Bundle
 

@@ -5,8 +5,8 @@ import datetime
 import pytest
 from django.core.management import call_command
 
-from events.demo import demo_bundle_write
-from events.importer import results_import
+from devtools.demo import demo_bundle_write
+from organize.importer import results_import
 from tests.agreement import disagreements, exported, page_exported
 from tests.conftest import ensure_default_categories
 

@@ -23,9 +23,9 @@ from django.core.management import call_command
 from django.db import OperationalError, connection, transaction
 from django_tasks_db.models import DBTaskResult
 
-from events.demo import demo_bundle_write
-from events.importer import results_import
+from devtools.demo import demo_bundle_write
 from events.models import Event, EventStatus, Match
+from organize.importer import results_import
 from players.models import Player
 from ratings import services
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus

@@ -13,9 +13,9 @@ from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.importer import results_import
+from organize.importer import results_import
+from public.ranking_export import FORMULA_STARTS, spreadsheet_safe
 from ratings.models import Category
-from ratings.ranking_export import FORMULA_STARTS, spreadsheet_safe
 from ratings.services import category_recompute
 from tests.bundles import Bundle
 

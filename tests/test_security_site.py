@@ -14,9 +14,8 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import path
 
-from accounts.factories import PASSWORD, OrganizerFactory, UserFactory
 from events.models import Event
-from events.organize_factories import EventFactory
+from tests.factories import PASSWORD, EventFactory, OrganizerFactory, UserFactory
 from tests.test_security_urls import site_urls, world  # noqa: F401 (the fixture)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,17 +13,16 @@ from django.contrib import admin
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from accounts.factories import AdminFactory, OrganizerFactory, ProfileFactory, UserFactory
 from accounts.services import profile_link
 from corrections import services as corrections
-from events.importer import results_import
 from events.models import Event, Match
-from events.organize_factories import EventFactory, MatchFactory
+from organize.importer import results_import
 from players.models import Player, Team
 from ratings import signals
 from ratings.models import Category
 from ratings.services import category_recompute
 from tests.bundles import Bundle
+from tests.factories import AdminFactory, EventFactory, MatchFactory, OrganizerFactory, ProfileFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

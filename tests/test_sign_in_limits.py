@@ -10,8 +10,8 @@ import pytest
 from django.core import mail
 from django.test import Client, RequestFactory
 
-from accounts.factories import PASSWORD, UserFactory
 from lib.client_address import client_address
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 

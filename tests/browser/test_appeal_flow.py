@@ -11,15 +11,15 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from accounts.factories import PASSWORD, AdminFactory, ProfileFactory, UserFactory
 from accounts.services import profile_link
 from corrections.models import Appeal, AppealStatus, Correction
-from events.importer import results_import
+from organize.importer import results_import
 from players.models import Player
 from ratings.models import Category, CurrentRating, RecomputeRun, RecomputeStatus
 from ratings.services import category_recompute
 from tests.bundles import Bundle
 from tests.conftest import ensure_default_categories
+from tests.factories import PASSWORD, AdminFactory, ProfileFactory, UserFactory
 
 
 @pytest.fixture

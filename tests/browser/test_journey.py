@@ -8,8 +8,8 @@ from django.core.management import call_command
 from django.db.models import Count
 from playwright.sync_api import expect
 
-from events.demo import demo_bundle_write
-from events.importer import results_import
+from devtools.demo import demo_bundle_write
+from organize.importer import results_import
 from ratings.models import CurrentRating
 from tests.conftest import ensure_default_categories
 

@@ -7,12 +7,11 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from accounts.factories import PASSWORD, OrganizerFactory
 from events.models import Event, EventStatus
-from events.organize_factories import PlayerFactory
 from players.models import Player
 from ratings.models import RatingEntry, RecomputeRun, RecomputeStatus
 from tests.conftest import ensure_default_categories
+from tests.factories import PASSWORD, OrganizerFactory, PlayerFactory
 
 FIRST_TRY = "round,player1_id,player2_id,player1_games,player2_games,draws\n1,1001,1002,2,0,0\n1,1003,1003,2,1,0\n"
 SECOND_TRY = "round,player1_id,player2_id,player1_games,player2_games,draws\n1,1001,1002,2,0,0\n1,1003,2001,2,1,0\n"

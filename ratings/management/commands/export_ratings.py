@@ -5,9 +5,9 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from players import geography
+from public.ranking_export import spreadsheet_safe
 from ratings.models import Category
-from ratings.ranking_export import spreadsheet_safe
-from ratings.selectors import ranking_list
+from ratings.selectors.lists import ranking_list
 
 COLUMNS = ["rank", "player_id", "name", "country", "region", "rating", "matches", "ranked"]
 

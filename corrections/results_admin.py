@@ -1,0 +1,269 @@
+"""Events, matches and standings in the admin site. A match is changed through the correction services,
+so every edit is logged and rated again like a correction made on the site's own pages."""
+
+from django import forms
+from django.contrib import admin
+from django.db.models import F, Q
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from corrections.services import NewMatch, Result, match_add, match_correct
+from events.models import Event, Match, MatchResult, Standing
+from players.models import Participant
+
+PARTICIPANT_SEARCH_FIELDS = ["player__membership_number", "player__name", "team__name", "team__member_key"]
+
+
+def _participant_search_fields(prefix):
+    return [f"{prefix}__{field}" for field in PARTICIPANT_SEARCH_FIELDS]
+
+
+def _check_participant_kind(form, field, event):
+    """Individual events are played by players, team events by teams."""
+    participant = form.cleaned_data.get(field)
+    expected = Participant.Kind.PLAYER if event.team_size == 1 else Participant.Kind.TEAM
+    if participant is not None and participant.kind != expected:
+        form.add_error(field, f"{event} is played by {expected}s; {participant} is a {participant.kind}.")
+
+
+class EventFilter(admin.SimpleListFilter):
+    """Names the event chosen from its page; listing every event would be far too long."""
+
+    title = "event"
+    parameter_name = "event"
+
+    def lookups(self, request, model_admin):
+        event = Event.objects.filter(pk=self.value()).first() if (self.value() or "").isdigit() else None
+        return [(str(event.pk), str(event))] if event else []
+
+    def queryset(self, request, queryset):
+        return queryset.filter(event_id=self.value()) if self.value() else queryset
+
+
+class MatchResultFilter(admin.SimpleListFilter):
+    title = "result"
+    parameter_name = "result"
+
+    CONDITIONS = {
+        MatchResult.WIN: Q(participant2__isnull=False, games1__gt=F("games2")),
+        MatchResult.LOSS: Q(participant2__isnull=False, games1__lt=F("games2")),
+        MatchResult.DRAW: Q(participant2__isnull=False, games1=F("games2")),
+        MatchResult.BYE: Q(participant2__isnull=True),
+    }
+
+    def lookups(self, request, model_admin):
+        return MatchResult.choices
+
+    def queryset(self, request, queryset):
+        condition = self.CONDITIONS.get(self.value())
+        return queryset.filter(condition) if condition is not None else queryset
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = [
+        "date",
+        "name",
+        "format",
+        "team_size",
+        "k",
+        "player_count",
+        "level2_judge",
+        "structure",
+        "country",
+        "level",
+        "status",
+        "organizer",
+    ]
+    list_display_links = ["date", "name"]
+    list_filter = ["format", "k", "team_size", "structure", "level", "status", "level2_judge"]
+    list_select_related = ["organizer"]
+    search_fields = ["name", "code", "city"]
+    date_hierarchy = "date"
+    autocomplete_fields = ["organizer"]
+    readonly_fields = ["created_at", "match_link", "standing_link", "add_match_link"]
+    fieldsets = [
+        (None, {"fields": ["name", "code", "date", "format", "team_size", "structure", "player_count"]}),
+        ("Rating", {"fields": ["k", "level2_judge", "level"]}),
+        ("Place", {"fields": ["country", "city"]}),
+        ("Administration", {"fields": ["organizer", "status", "created_at"]}),
+        ("Results", {"fields": ["match_link", "standing_link", "add_match_link"]}),
+    ]
+
+    @admin.display(description="missing match")
+    def add_match_link(self, event):
+        if event.pk is None:
+            return "—"
+        url = reverse("corrections:match_add", args=[event.pk])
+        return format_html('<a href="{}">Add a match, with a reason and an impact preview</a>', url)
+
+    @admin.display(description="matches")
+    def match_link(self, event):
+        return self._changelist_link(event, Match, event.matches.count())
+
+    @admin.display(description="standings")
+    def standing_link(self, event):
+        return self._changelist_link(event, Standing, event.standings.count())
+
+    def _changelist_link(self, event, model, count):
+        if event.pk is None:
+            return "—"
+        url = reverse(f"admin:events_{model._meta.model_name}_changelist") + f"?{EventFilter.parameter_name}={event.pk}"
+        label = model._meta.verbose_name if count == 1 else model._meta.verbose_name_plural
+        return format_html('<a href="{}">{} {}</a>', url, count, label)
+
+
+RESULT_FIELDS = ["games1", "games2", "draws", "elimination"]
+PAIRING_FIELDS = ["event", "round", "participant1", "participant2"]
+
+
+class MatchAdminForm(forms.ModelForm):
+    """A match added or its result corrected, always with a reason: both are recorded as corrections (SPEC 5)."""
+
+    correction_reason = forms.CharField(
+        label="Reason",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Why the match is added or its result changed: recorded with the old and new result in the "
+        "public correction log.",
+    )
+
+    class Meta:
+        model = Match
+        fields = [*PAIRING_FIELDS, *RESULT_FIELDS]
+
+    def result(self) -> Result:
+        return Result(*(self.cleaned_data[name] for name in RESULT_FIELDS))
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if self.instance.pk is not None:
+            if not self.has_changed() or not set(self.changed_data) & set(RESULT_FIELDS):
+                raise forms.ValidationError("The result is the one already recorded: nothing to correct.")
+            if self.instance.participant2_id is None:
+                raise forms.ValidationError("A bye has no result to correct: it is never rated.")
+            return cleaned_data
+        event, round_number = cleaned_data.get("event"), cleaned_data.get("round")
+        if event is None:
+            return cleaned_data
+        for field in ["participant1", "participant2"]:
+            _check_participant_kind(self, field, event)
+        if round_number is None:
+            return cleaned_data
+        # The unique constraints only catch a participant twice in the same column.
+        for field in ["participant1", "participant2"]:
+            participant = cleaned_data.get(field)
+            if participant is None:
+                continue
+            booked = Match.objects.filter(event=event, round=round_number).filter(
+                Q(participant1=participant) | Q(participant2=participant)
+            )
+            if self.instance.pk is not None:
+                booked = booked.exclude(pk=self.instance.pk)
+            if booked.exists():
+                self.add_error(field, f"{participant} already plays a match in round {round_number}.")
+        return cleaned_data
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    """Matches are changed through the correction services: a reason, a Correction record and a recompute.
+
+    An existing match keeps its pairing (remove it and add the right one
+    instead); removing one asks for a reason on the site's removal page.
+    """
+
+    form = MatchAdminForm
+    list_display = ["event", "round", "participant1", "participant2", "games", "draws", "elimination", "result"]
+    list_filter = [EventFilter, "elimination", "round", MatchResultFilter]
+    list_select_related = [
+        "event",
+        "participant1__player",
+        "participant1__team",
+        "participant2__player",
+        "participant2__team",
+    ]
+    search_fields = [
+        "event__name",
+        "event__code",
+        *_participant_search_fields("participant1"),
+        *_participant_search_fields("participant2"),
+    ]
+    autocomplete_fields = ["event", "participant1", "participant2"]
+
+    @admin.display(description="games")
+    def games(self, match):
+        return "bye" if match.is_bye else f"{match.games1}–{match.games2}"
+
+    @admin.display(description="result")
+    def result(self, match):
+        return match.result.label
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        return [*PAIRING_FIELDS, "corrections"]
+
+    def get_fields(self, request, obj=None):
+        fields = [*PAIRING_FIELDS, *RESULT_FIELDS, "correction_reason"]
+        return fields if obj is None else [*fields, "corrections"]
+
+    @admin.display(description="corrections")
+    def corrections(self, match):
+        links = format_html(
+            '<a href="{}">Correct with an impact preview</a> · <a href="{}">Remove (with a reason)</a>',
+            reverse("corrections:match_correct", args=[match.pk]),
+            reverse("corrections:match_remove", args=[match.pk]),
+        )
+        recorded = format_html_join(
+            "",
+            '<li><a href="{}">{}</a></li>',
+            (
+                (
+                    correction.get_absolute_url(),
+                    f"{correction.corrected_at:%Y-%m-%d}: {correction.old_result} → {correction.new_result}",
+                )
+                for correction in match.corrections.with_names()
+            ),
+        )
+        return format_html("{}<ul>{}</ul>", links, recorded) if recorded else links
+
+    def save_model(self, request, obj, form, change):
+        reason = form.cleaned_data["correction_reason"]
+        if change:
+            match_correct(match=obj, result=form.result(), reason=reason, by=request.user)
+        else:
+            new = NewMatch(obj.event, obj.round, obj.participant1, obj.participant2, form.result())
+            obj.pk = match_add(new=new, reason=reason, by=request.user).match_id
+
+    def delete_view(self, request, object_id, extra_context=None):
+        """Removing a match needs a reason (and shows its impact first): the site's removal page asks for both."""
+        return redirect("corrections:match_remove", match_id=object_id)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # removals one by one, each with its reason
+        return actions
+
+
+class StandingAdminForm(forms.ModelForm):
+    class Meta:
+        model = Standing
+        fields = ["event", "participant", "rank", "vp", "gw", "final"]
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if cleaned_data.get("event") is not None:
+            _check_participant_kind(self, "participant", cleaned_data["event"])
+        return cleaned_data
+
+
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    form = StandingAdminForm
+    list_display = ["event", "rank", "participant", "vp", "gw", "final"]
+    list_filter = [EventFilter, "final"]
+    list_select_related = ["event", "participant__player", "participant__team"]
+    search_fields = ["event__name", "event__code", *_participant_search_fields("participant")]
+    autocomplete_fields = ["event", "participant"]

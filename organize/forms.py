@@ -1,0 +1,359 @@
+"""Forms of the organizers' pages. Results themselves are checked by the importer's validator:
+these forms only carry them (files, or rows typed in) and check what is theirs to check."""
+
+import base64
+import binascii
+import re
+
+from django import forms
+from django.conf import settings
+from django.core.validators import FileExtensionValidator
+from django.template.defaultfilters import filesizeformat
+from django_countries import countries
+
+from events.models import Event, FinalPlacing, KValue
+from organize.services import NEW_PLAYERS_PER_UPLOAD
+from players.formatting import format_name
+from players.models import MEMBERSHIP_NUMBER_PATTERN
+from players.names import validate_name
+from ratings.models import Category, Ruleset
+from ratings.services import categories_rating
+
+MEMBERSHIP_NUMBER = re.compile(MEMBERSHIP_NUMBER_PATTERN)
+K_HELP = (
+    "How far one match moves a rating in the DCI lists: new rating = old + K × (result − expected result). "
+    "Both players use the event's K. V:EKN events do not use it."
+)
+
+
+def _rated_formats() -> list[tuple[str, str]]:
+    formats = {code for category in Category.objects.exclude(ruleset=Ruleset.DERIVED) for code in category.format_list}
+    return [(code, format_name(code)) for code in sorted(formats, key=format_name)]
+
+
+class EventForm(forms.ModelForm):
+    format = forms.ChoiceField(choices=_rated_formats)
+    player_count = forms.IntegerField(
+        label="Number of players",
+        min_value=1,
+        help_text="Everyone who played at least one round. The 1997 rules halve K below 32 players and rate "
+        "no event below 8; the V:EKN coefficient grows with it.",
+    )
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "date",
+            "format",
+            "team_size",
+            "k",
+            "player_count",
+            "level2_judge",
+            "structure",
+            "country",
+            "city",
+            "level",
+        ]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "k": forms.RadioSelect,
+        }
+        help_texts = {
+            "k": K_HELP,
+            "level2_judge": "The 1997 rules halve K without one.",
+            "level": "V:EKN events only: raises the finals bonus.",
+            "team_size": "Team events are rated in the team lists, and their results name teams.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["k"].choices = KValue.choices  # no blank choice: 16 unless the event says otherwise
+
+    def clean(self):
+        cleaned = super().clean()
+        fmt, team_size = cleaned.get("format"), cleaned.get("team_size")
+        if fmt and team_size and not categories_rating(format=fmt, team_size=team_size):
+            self.add_error(
+                "team_size", f"No rating list takes {format_name(fmt)} events with teams of {team_size}: choose 1."
+            )
+        if fmt != "vtes" and cleaned.get("level"):
+            self.add_error("level", "Only V:EKN events have a level.")
+        return cleaned
+
+
+# Results files --------------------------------------------------------------------------------
+
+# Files that are not text whatever their name says: spreadsheets, archives, documents, images.
+BINARY_SIGNATURES = (
+    b"PK\x03\x04",  # zip, xlsx, ods
+    b"\xd0\xcf\x11\xe0",  # xls, doc
+    b"%PDF",
+    b"\x1f\x8b",  # gzip
+    b"BZh",
+    b"7z\xbc\xaf",
+    b"\x89PNG",
+    b"\xff\xd8\xff",
+    b"GIF8",
+)
+SNIFF_BYTES = 8192
+
+
+def csv_problem(head: bytes) -> str | None:
+    """Why the first bytes of an upload are not a CSV file's (None when they look like one)."""
+    if any(head.startswith(signature) for signature in BINARY_SIGNATURES):
+        return "this is not a CSV file (it looks like a spreadsheet, archive, document or image); export it as CSV"
+    if b"\x00" in head:
+        return "this is not a CSV text file (it holds binary data)"
+    try:
+        head.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 3:  # a character cut off at the end of the sample is fine
+            return "this is not UTF-8 text; save the CSV file as UTF-8"
+    if b"," not in head.split(b"\n", 1)[0]:
+        return "the first line is not a CSV header (column names separated by commas)"
+    return None
+
+
+class CsvFileField(forms.FileField):
+    """A results file: .csv, at most UPLOAD_MAX_BYTES, and text by its content, not only its name."""
+
+    default_validators = [FileExtensionValidator(["csv"], message="Only .csv files are accepted.")]
+
+    def clean(self, data, initial=None):
+        upload = super().clean(data, initial)
+        if not upload:
+            return upload
+        if upload.size > settings.UPLOAD_MAX_BYTES:
+            raise forms.ValidationError(
+                f"The file is {filesizeformat(upload.size)}; at most {filesizeformat(settings.UPLOAD_MAX_BYTES)}."
+            )
+        upload.seek(0)
+        problem = csv_problem(upload.read(SNIFF_BYTES))
+        if problem:
+            raise forms.ValidationError(f"{upload.name}: {problem}.")
+        upload.seek(0)
+        return upload
+
+
+# Each results file: (form field, importer file, label).
+RESULT_FILES = (
+    ("matches", "matches.csv", "Matches"),
+    ("standings", "standings.csv", "Standings"),
+    ("players", "players.csv", "New players"),
+    ("teams", "teams.csv", "Teams"),
+)
+# Files carried from one attempt to the next (base64 in hidden fields) up to this size, so that
+# registering new players does not mean choosing the files again.
+CARRY_MAX_BYTES = 1024 * 1024
+
+
+class ResultsUploadForm(forms.Form):
+    matches = CsvFileField(
+        required=False,
+        help_text="Columns: round, player1_id, player2_id, player1_games, player2_games, draws and optionally "
+        "elimination (0/1) and event_id. A bye leaves player2_id empty.",
+    )
+    standings = CsvFileField(
+        required=False,
+        help_text="Columns: player_id, rank, vp, gw, final (winner, finalist or empty). Required for V:EKN events.",
+    )
+    players = CsvFileField(
+        required=False,
+        help_text="Optional. Columns: id, name, country, region: players not registered yet. "
+        "Registered players keep their details.",
+    )
+    teams = CsvFileField(
+        required=False, help_text="Team events: columns id, name, member1, member2, member3 (membership numbers)."
+    )
+    matches_carried = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    standings_carried = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    players_carried = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    teams_carried = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+
+    def __init__(self, *args, event: Event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        if event.team_size == 1:
+            del self.fields["teams"], self.fields["teams_carried"]
+        if event.format == "vtes":
+            self.fields["matches"].help_text = "Optional for V:EKN events. " + self.fields["matches"].help_text
+
+    def clean(self):
+        cleaned = super().clean()
+        files = {}
+        for name, file, _ in RESULT_FILES:
+            if name not in self.fields:
+                continue
+            upload = cleaned.get(name)
+            if upload:
+                files[file] = upload.read()
+            elif cleaned.get(f"{name}_carried"):
+                try:
+                    files[file] = base64.b64decode(cleaned[f"{name}_carried"], validate=True)
+                except (binascii.Error, ValueError):
+                    self.add_error(name, "The file sent before was damaged on the way: choose it again.")
+        required = "standings.csv" if self.event.format == "vtes" else "matches.csv"
+        if required not in files and not self.errors:
+            field = "standings" if required == "standings.csv" else "matches"
+            self.add_error(field, f"Choose the {required} file.")
+        cleaned["files"] = files
+        return cleaned
+
+    def carry(self, files: dict[str, bytes]) -> None:
+        """Put `files` in the hidden fields, for the next attempt (not when they are large)."""
+        if sum(len(data) for data in files.values()) > CARRY_MAX_BYTES:
+            return
+        data = self.data.copy()
+        for name, file, _ in RESULT_FILES:
+            if f"{name}_carried" in self.fields:
+                data[f"{name}_carried"] = base64.b64encode(files[file]).decode() if file in files else ""
+        self.data = data
+
+    def carried_names(self) -> list[str]:
+        return [label for name, _, label in RESULT_FILES if self.data.get(f"{name}_carried")]
+
+
+# New players -----------------------------------------------------------------------------------
+
+
+COUNTRY_LIST_ID = "country-codes"  # the page's one <datalist> of countries (organize/_new_players.html)
+
+
+class CountryCodeField(forms.CharField):
+    """A country as its ISO code or its English name, typed with the page's list of countries as suggestions.
+
+    One list serves every row: a <select> of 250 countries per new player made
+    the page grow by 10 kB a player.
+    """
+
+    widget = forms.TextInput(attrs={"list": COUNTRY_LIST_ID, "size": 4, "autocomplete": "off"})
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=60, required=False, **kwargs)
+
+    def to_python(self, value) -> str:
+        text = super().to_python(value).strip()
+        if not text:
+            return ""
+        code = text.upper() if text.upper() in dict(countries) else countries.by_name(text)
+        if not code:
+            raise forms.ValidationError(f"“{text}” is not a country: choose one from the list (or a code such as DE).")
+        return code
+
+
+class NewPlayersForm(forms.Form):
+    """A name and a country for each membership number the results name but nobody registered.
+
+    Fields are per number (name_<number>, country_<number>); the numbers shown
+    travel in the hidden `numbers`. A number left without a name stays unknown.
+    At most NEW_PLAYERS_PER_UPLOAD numbers are shown (the others are counted in
+    `not_shown`), and a hidden field carrying more than a page can show is
+    refused whole (`refused`) before anything is checked.
+    """
+
+    numbers = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, data=None, *, numbers=()):
+        numbers = list(dict.fromkeys(numbers))
+        self.shown = numbers[:NEW_PLAYERS_PER_UPLOAD]
+        self.not_shown = len(numbers) - len(self.shown)
+        self.refused = ""
+        if data is not None:
+            data = data.copy()
+            data["numbers"] = " ".join(self.shown)
+        super().__init__(data, initial={"numbers": " ".join(self.shown)})
+        for number in self.shown:
+            self.fields[f"name_{number}"] = forms.CharField(
+                label=f"Name of {number}", max_length=200, required=False, validators=[validate_name]
+            )
+            self.fields[f"country_{number}"] = CountryCodeField(label=f"Country of {number}")
+
+    @classmethod
+    def posted(cls, data) -> "NewPlayersForm":
+        """The form as posted back: the numbers the page showed, with the names and countries typed in."""
+        raw = data.get("numbers", "")
+        if len(raw.split()) > NEW_PLAYERS_PER_UPLOAD or len(raw) > NEW_PLAYERS_PER_UPLOAD * 33:
+            form = cls()
+            form.refused = (
+                f"The list of new players sent back holds more than the {NEW_PLAYERS_PER_UPLOAD} a page shows: "
+                "nothing was checked or saved. Reload the page and try again."
+            )
+            return form
+        return cls(data, numbers=[number for number in raw.split() if MEMBERSHIP_NUMBER.fullmatch(number)])
+
+    def countries(self):
+        """The page's list of countries, once: (code, name)."""
+        return list(countries)
+
+    def rows(self):
+        """(membership number, name field, country field) for the template."""
+        return [(number, self[f"name_{number}"], self[f"country_{number}"]) for number in self.shown]
+
+    def new_players(self) -> dict[str, tuple[str, str]]:
+        """number -> (name, country) for each number given a valid name and country."""
+        if not self.is_bound:
+            return {}
+        self.is_valid()
+        players = {}
+        for number in self.shown:
+            if f"name_{number}" in self.errors or f"country_{number}" in self.errors:
+                continue
+            name = " ".join((self.cleaned_data.get(f"name_{number}") or "").split())
+            if name:
+                players[number] = (name, self.cleaned_data.get(f"country_{number}") or "")
+        return players
+
+
+# Results typed in ------------------------------------------------------------------------------
+
+
+class MatchRowForm(forms.Form):
+    """One match of a round, as typed. The importer's rules check it; the fields only carry text."""
+
+    player1 = forms.CharField(required=False, max_length=64, label="Player 1")
+    player2 = forms.CharField(required=False, max_length=64, label="Player 2", help_text="Empty for a bye.")
+    games1 = forms.CharField(required=False, max_length=5, label="Games won by player 1")
+    games2 = forms.CharField(required=False, max_length=5, label="Games won by player 2")
+    draws = forms.CharField(required=False, max_length=5, label="Games drawn")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("games1", "games2", "draws"):
+            self.fields[name].widget.attrs.update(inputmode="numeric", size=3)
+        for name in ("player1", "player2"):
+            self.fields[name].widget.attrs.update(size=12, autocomplete="off")
+
+
+class StandingRowForm(forms.Form):
+    player = forms.CharField(required=False, max_length=64, label="Player")
+    rank = forms.CharField(required=False, max_length=6, label="Rank")
+    vp = forms.CharField(required=False, max_length=8, label="VP", help_text="Halves allowed: 2.5")
+    gw = forms.CharField(required=False, max_length=5, label="GW")
+    final = forms.ChoiceField(required=False, choices=FinalPlacing.choices, label="Final")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("rank", "vp", "gw"):
+            self.fields[name].widget.attrs.update(inputmode="decimal", size=4)
+        self.fields["player"].widget.attrs.update(size=12, autocomplete="off")
+
+
+MatchRowFormSet = forms.formset_factory(MatchRowForm, extra=0, max_num=2000, absolute_max=2000, validate_max=True)
+StandingRowFormSet = forms.formset_factory(StandingRowForm, extra=0, max_num=2000, absolute_max=2000, validate_max=True)
+
+
+class RoundForm(forms.Form):
+    elimination = forms.BooleanField(
+        required=False, label="Elimination round", help_text="Top 8 and finals: a match there cannot be a draw."
+    )
+
+
+def typed_rows(formset) -> list[tuple[int, dict]]:
+    """(form index, values typed) of the formset's rows that hold anything."""
+    rows = []
+    for index, form in enumerate(formset.forms):
+        values = {name: (form.cleaned_data.get(name) or "").strip() for name in form.fields}
+        if any(values.values()):
+            rows.append((index, values))
+    return rows

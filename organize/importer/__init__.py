@@ -1,0 +1,39 @@
+"""Import results bundles (SPEC section 6): all errors at once, nothing half-saved."""
+
+from pathlib import Path
+
+from django.db import transaction
+
+from organize.importer.errors import ERRORS_AT_MOST, BundleError, BundleInvalid, ErrorLog, TooManyErrors
+from organize.importer.reading import bundle_read
+from organize.importer.validation import BundleValidator
+from organize.importer.writing import BundleWriter, ImportCorrections, ImportReport
+
+__all__ = ["BundleError", "BundleInvalid", "ImportReport", "results_import"]
+
+
+def results_import(
+    *, source: Path | str, dry_run: bool = False, organizer=None, corrected_by=None, reason: str = ""
+) -> ImportReport:
+    """Validate the bundle at `source` and write what differs from the database.
+
+    Raises BundleInvalid with every error found; then nothing is written.
+    With dry_run the report says what would change and nothing is written.
+    Changed matches of events already rated are recorded as corrections, by
+    `corrected_by` (default: each event's organizer) for `reason` (default:
+    the re-import of the bundle).
+    """
+    corrections = ImportCorrections(reason=reason or f"re-import of {Path(source).name}", by=corrected_by)
+    tables, errors = bundle_read(Path(source))
+    if errors:  # a file missing or unreadable: checking rows against it would only add noise
+        raise BundleInvalid(errors)
+    # A bundle of junk stops being checked after ERRORS_AT_MOST problems: their memory is bounded too.
+    errors = ErrorLog(ERRORS_AT_MOST)
+    with transaction.atomic():
+        try:
+            bundle = BundleValidator(tables, errors).validate()
+        except TooManyErrors:
+            raise BundleInvalid([*errors, errors.stopped_note()]) from None
+        if errors:
+            raise BundleInvalid(errors)
+        return BundleWriter(bundle, dry_run=dry_run, organizer=organizer, corrections=corrections).write()

@@ -1,0 +1,550 @@
+"""Check every row of a bundle and turn it into typed records, collecting every error on the way.
+
+Nothing here writes. The only database reads are the categories (which
+formats are rated) and the players a bundle refers to without listing them.
+"""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from events.models import TEAM_SIZES, FinalPlacing, KValue, Structure, VeknLevel
+from organize.importer.errors import BundleError
+from organize.importer.reading import Table
+from players import geography
+from players.models import Player
+from players.names import name_problem
+from ratings.models import Category, Ruleset
+
+MEMBERSHIP_NUMBER = re.compile(r"[A-Za-z0-9-]{1,32}")
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,49}")
+FORMAT = re.compile(r"[a-z0-9][a-z0-9.+-]{0,39}")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+HALF_POINTS = re.compile(r"[0-9]{1,5}(\.[0-9]+)?")
+SMALL_INT_MAX = 32767
+LOOKUP_CHUNK = 5000
+
+
+@dataclass(slots=True)
+class CategoryRecord:
+    line: int
+    slug: str
+    name: str
+    ruleset: str
+    formats: str
+    team_size: int
+    ranked_after: int
+    components: str
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    line: int
+    number: str
+    name: str
+    country: str
+    region: str
+
+
+@dataclass(slots=True)
+class TeamRecord:
+    line: int
+    ref: str
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class EventRecord:
+    line: int
+    code: str
+    name: str
+    date: date
+    format: str
+    k: int
+    player_count: int | None  # None: count the participants in the results
+    level2_judge: bool
+    team_size: int
+    structure: str
+    country: str
+    city: str
+    level: str
+    participants: set[str] = field(default_factory=set)
+
+
+# Matches and standings are plain tuples: a bundle may hold a million of them.
+# match: (line, round, ref1, ref2 or "", games1, games2, draws, elimination)
+# standing: (line, ref, rank, vp, gw, final)
+
+
+@dataclass
+class ValidBundle:
+    categories: list[CategoryRecord]
+    players: dict[str, PlayerRecord]
+    teams: dict[str, TeamRecord]
+    events: dict[str, EventRecord]  # in file order: the order events are recorded in
+    matches: dict[str, list[tuple]]  # by event code
+    standings: dict[str, list[tuple]]  # by event code
+    registered_players: set[str]  # numbers used but not listed: already in the database
+
+
+_SMALL_COUNTS = {str(number): number for number in range(1000)}
+
+
+def _count(value: str, *, maximum: int = 2**31 - 1) -> int | None:
+    """A non-negative whole number written with ASCII digits, or None."""
+    small = _SMALL_COUNTS.get(value)
+    if small is not None:
+        return small
+    if value.isascii() and value.isdigit() and len(value) <= 10:
+        number = int(value)
+        if number <= maximum:
+            return number
+    return None
+
+
+def _iso_date(value: str) -> date | None:
+    if ISO_DATE.fullmatch(value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+class BundleValidator:
+    def __init__(
+        self, tables: dict[str, Table], errors: list[BundleError], *, unknown_event: str = "not in events.csv"
+    ):
+        self.tables = tables
+        self.errors = errors
+        self.unknown_event = unknown_event  # why an event_id is unknown, for the error message
+        # (file, line, column, number) of players named but not listed in players.csv
+        self.unlisted: list[tuple[str, int, str, str]] = []
+        self.unregistered: list[str] = []  # of those, the numbers not registered either
+        self.team_identity: dict[str, str] = {}  # team id -> the first id with the same members
+
+    def error(self, file: str, line: int, column: str, message: str) -> None:
+        self.errors.append(BundleError(file, line, column, message))
+
+    def rows(self, file: str):
+        table = self.tables.get(file)
+        return table.rows(self.errors) if table else iter(())
+
+    def validate(self) -> ValidBundle:
+        categories = self.categories()
+        rated_formats = self.rated_formats(categories)
+        players = self.players()
+        teams = self.teams(players)
+        events = self.events(rated_formats)
+        matches = self.matches(events, players, teams)
+        standings = self.standings(events, players, teams)
+        registered = self.registered_players()
+        self.event_totals(events, matches, standings)
+        return ValidBundle(categories, players, teams, events, matches, standings, registered)
+
+    def validate_event(self, event: EventRecord, new_players: Iterable[PlayerRecord] = ()) -> ValidBundle:
+        """One event's results, by the same rules, without events.csv or categories.csv.
+
+        `event` stands for the event's row (it is stored already); `new_players`
+        count as listed in players.csv (they were registered in a form).
+        """
+        players = self.players()
+        for record in new_players:
+            players.setdefault(record.number, record)
+        teams = self.teams(players)
+        events = {event.code: event}
+        matches = self.matches(events, players, teams)
+        standings = self.standings(events, players, teams)
+        registered = self.registered_players()
+        self.event_totals(events, matches, standings)
+        return ValidBundle([], players, teams, events, matches, standings, registered)
+
+    # categories.csv -------------------------------------------------------
+
+    def categories(self) -> list[CategoryRecord]:
+        file = "categories.csv"
+        records, seen = [], {}
+        for line, (slug, name, ruleset, formats, team_size, ranked_after, components) in self.rows(file):
+            ok = True
+            if not SLUG.fullmatch(slug):
+                self.error(file, line, "slug", f"{slug!r} is not a slug (lowercase letters, digits, hyphens)")
+                ok = False
+            elif slug in seen:
+                self.error(file, line, "slug", f"category {slug!r} is already defined on line {seen[slug]}")
+                ok = False
+            else:
+                seen[slug] = line
+            if not name:
+                self.error(file, line, "name", "a name is required")
+                ok = False
+            if ruleset not in Ruleset.values:
+                self.error(
+                    file, line, "ruleset", f"unknown ruleset {ruleset!r}; use one of {', '.join(Ruleset.values)}"
+                )
+                ok = False
+            format_list = formats.split()
+            bad_formats = [each for each in format_list if not FORMAT.fullmatch(each)]
+            if bad_formats:
+                self.error(file, line, "formats", f"{bad_formats[0]!r} is not a format name")
+                ok = False
+            elif not format_list and ruleset != Ruleset.DERIVED:
+                self.error(file, line, "formats", "at least one format is required")
+                ok = False
+            if ruleset == Ruleset.DERIVED and not components.split():
+                self.error(file, line, "components", "a derived category needs its component categories")
+                ok = False
+            size = _count(team_size) if team_size else 1
+            if size not in TEAM_SIZES:
+                self.error(file, line, "team_size", f"{team_size!r} is not a team size; use 1 or 3")
+                ok = False
+            threshold = _count(ranked_after)
+            if threshold is None:
+                self.error(file, line, "ranked_after", f"{ranked_after!r} is not a whole number of matches")
+                ok = False
+            if ok:
+                records.append(
+                    CategoryRecord(line, slug, name, ruleset, " ".join(format_list), size, threshold, components)
+                )
+        return records
+
+    def rated_formats(self, bundle_categories: list[CategoryRecord]) -> dict[tuple[str, int], list[str]]:
+        """(format, team size) -> slugs of the categories that rate it, the bundle's replacing the stored."""
+        definitions = {
+            category.slug: (category.ruleset, category.format_list, category.team_size)
+            for category in Category.objects.all()
+        }
+        for record in bundle_categories:
+            definitions[record.slug] = (record.ruleset, record.formats.split(), record.team_size)
+        rated: dict[tuple[str, int], list[str]] = {}
+        for slug, (ruleset, formats, team_size) in definitions.items():
+            if ruleset != Ruleset.DERIVED:
+                for each in formats:
+                    rated.setdefault((each, team_size), []).append(slug)
+        return rated
+
+    # players.csv and teams.csv -------------------------------------------
+
+    def players(self) -> dict[str, PlayerRecord]:
+        file = "players.csv"
+        records: dict[str, PlayerRecord] = {}
+        for line, (number, name, country, region) in self.rows(file):
+            ok = True
+            if not MEMBERSHIP_NUMBER.fullmatch(number):
+                self.error(file, line, "id", f"{number!r} is not a membership number (1-32 letters, digits, hyphens)")
+                ok = False
+            elif number in records:
+                self.error(file, line, "id", f"player {number} is already listed on line {records[number].line}")
+                ok = False
+            if not name:
+                self.error(file, line, "name", "a name is required")
+                ok = False
+            elif len(name) > 200:
+                self.error(file, line, "name", "the name is longer than 200 characters")
+                ok = False
+            elif problem := name_problem(name):
+                self.error(file, line, "name", problem)
+                ok = False
+            country, region = country.upper(), region.upper()
+            if country and not geography.is_country(country):
+                self.error(file, line, "country", f"{country!r} is not an ISO 3166-1 alpha-2 country code")
+                ok = False
+            if region:
+                if not geography.is_region(region):
+                    self.error(file, line, "region", f"{region!r} is not an ISO 3166-2 region code such as DE-BY")
+                    ok = False
+                elif not country:
+                    country = region.split("-")[0]
+                elif not region.startswith(country + "-"):
+                    self.error(file, line, "region", f"region {region} is not in country {country}")
+                    ok = False
+            if ok:
+                records[number] = PlayerRecord(line, number, name, country, region)
+        return records
+
+    def teams(self, players: dict[str, PlayerRecord]) -> dict[str, TeamRecord]:
+        file = "teams.csv"
+        records: dict[str, TeamRecord] = {}
+        first_ref_of_members: dict[frozenset, str] = {}
+        for line, (ref, name, *members) in self.rows(file):
+            ok = True
+            if not ref or len(ref) > 64:
+                self.error(file, line, "id", "a team id of 1 to 64 characters is required")
+                ok = False
+            elif ref in records:
+                self.error(file, line, "id", f"team {ref} is already listed on line {records[ref].line}")
+                ok = False
+            for position, member in enumerate(members, start=1):
+                column = f"member{position}"
+                if not member:
+                    self.error(file, line, column, "a member's membership number is required")
+                    ok = False
+                elif member in members[: position - 1]:
+                    self.error(file, line, column, f"player {member} is already a member of this team")
+                    ok = False
+                elif member not in players:
+                    self.unlisted.append((file, line, column, member))
+            if len(name) > 200:
+                self.error(file, line, "name", "the name is longer than 200 characters")
+                ok = False
+            elif problem := name_problem(name):
+                self.error(file, line, "name", problem)
+                ok = False
+            if ok:
+                records[ref] = TeamRecord(line, ref, name, tuple(members))
+                # Two ids with the same members are one team: check seats by the first id.
+                self.team_identity[ref] = first_ref_of_members.setdefault(frozenset(members), ref)
+        return records
+
+    # events.csv -----------------------------------------------------------
+
+    def events(self, rated_formats) -> dict[str, EventRecord]:
+        file = "events.csv"
+        records: dict[str, EventRecord] = {}
+        known_formats = sorted({fmt for fmt, _ in rated_formats})
+        for line, values in self.rows(file):
+            code, name, day, fmt, k, players, judge, team_size, structure, country, city, level = values
+            ok = True
+            if not code or len(code) > 64:
+                self.error(file, line, "id", "an event id of 1 to 64 characters is required")
+                ok = False
+            elif code in records:
+                self.error(file, line, "id", f"event {code} is already listed on line {records[code].line}")
+                ok = False
+            if not name or len(name) > 200:
+                self.error(file, line, "name", "a name of 1 to 200 characters is required")
+                ok = False
+            event_date = _iso_date(day)
+            if event_date is None:
+                self.error(file, line, "date", f"{day!r} is not a date in the form YYYY-MM-DD")
+                ok = False
+            size = _count(team_size) if team_size else 1
+            if size not in TEAM_SIZES:
+                self.error(file, line, "team_size", f"{team_size!r} is not a team size; use 1 or 3")
+                ok = False
+            fmt = fmt.lower()
+            if fmt not in known_formats:
+                self.error(file, line, "format", f"unknown format {fmt!r}; known formats: {', '.join(known_formats)}")
+                ok = False
+            elif size in TEAM_SIZES and (fmt, size) not in rated_formats:
+                self.error(file, line, "format", f"no rating category takes {fmt!r} events with team size {size}")
+                ok = False
+            k_value = _count(k) if k else KValue.DEFAULT
+            if k_value not in KValue.values:
+                self.error(file, line, "k", f"{k!r} is not a K-value; use one of 8, 16, 24, 32, 40, 48 (blank: 16)")
+                ok = False
+            player_count = None
+            if players:
+                player_count = _count(players)
+                if not player_count:
+                    self.error(file, line, "players", f"{players!r} is not a positive number of players")
+                    ok = False
+            if judge not in ("0", "1"):
+                self.error(file, line, "level2_judge", f"{judge!r} must be 0 or 1")
+                ok = False
+            structure = structure.lower() or Structure.SWISS
+            if structure not in Structure.values:
+                self.error(file, line, "structure", f"{structure!r} is not one of {', '.join(Structure.values)}")
+                ok = False
+            country = country.upper()
+            if country and not geography.is_country(country):
+                self.error(file, line, "country", f"{country!r} is not an ISO 3166-1 alpha-2 country code")
+                ok = False
+            if len(city) > 100:
+                self.error(file, line, "city", "the city is longer than 100 characters")
+                ok = False
+            level = level.lower()
+            if level not in VeknLevel.values:
+                levels = ", ".join(value for value in VeknLevel.values if value)
+                self.error(file, line, "level", f"{level!r} is not one of {levels} (or blank)")
+                ok = False
+            if ok:
+                records[code] = EventRecord(
+                    line,
+                    code,
+                    name,
+                    event_date,
+                    fmt,
+                    k_value,
+                    player_count,
+                    judge == "1",
+                    size,
+                    structure,
+                    country,
+                    city,
+                    level,
+                )
+        return records
+
+    # matches.csv and standings.csv -----------------------------------------
+
+    def _identity(self, ref: str) -> str:
+        return self.team_identity.get(ref, ref)
+
+    def _participant_ok(self, file, line, column, ref, event, players, teams) -> bool:
+        if event.team_size > 1:
+            if ref not in teams:
+                self.error(file, line, column, f"unknown team {ref!r}: team events name teams from teams.csv")
+                return False
+        elif ref not in players:
+            if not MEMBERSHIP_NUMBER.fullmatch(ref):
+                self.error(file, line, column, f"{ref!r} is not a membership number")
+                return False
+            self.unlisted.append((file, line, column, ref))
+        return True
+
+    def matches(self, events, players, teams):
+        file = "matches.csv"
+        by_event: dict[str, list[tuple]] = {}
+        seats: dict[tuple[str, int], dict[str, int]] = {}  # (event, round) -> participant -> line
+        for line, values in self.rows(file):
+            code, round_text, ref1, ref2, games1_text, games2_text, draws_text, elimination_text = values
+            event = events.get(code)
+            ok = True
+            if event is None:
+                self.error(file, line, "event_id", f"unknown event {code!r}: {self.unknown_event}")
+                ok = False
+            round_number = _count(round_text, maximum=SMALL_INT_MAX)
+            if not round_number:
+                self.error(file, line, "round", f"{round_text!r} is not a round number (1 or more)")
+                ok = False
+            bye = not ref2
+            if not ref1:
+                self.error(file, line, "player1_id", "player 1 is required (a bye leaves player2_id blank)")
+                ok = False
+            elif event and not self._participant_ok(file, line, "player1_id", ref1, event, players, teams):
+                ok = False
+            if ref2 and event and not self._participant_ok(file, line, "player2_id", ref2, event, players, teams):
+                ok = False
+            if ref1 and ref2 and self._identity(ref1) == self._identity(ref2):
+                self.error(file, line, "player2_id", f"{ref2} cannot play against themselves")
+                ok = False
+            scores = []
+            for column, text in (("player1_games", games1_text), ("player2_games", games2_text), ("draws", draws_text)):
+                number = _count(text, maximum=SMALL_INT_MAX) if text else (0 if bye or column == "draws" else None)
+                if number is None:
+                    self.error(file, line, column, f"{text!r} is not a number of games (0 or more)")
+                    ok = False
+                scores.append(number)
+            if elimination_text not in ("", "0", "1"):
+                self.error(file, line, "elimination", f"{elimination_text!r} must be 0 or 1")
+                ok = False
+            elimination = elimination_text == "1"
+            games1, games2, draws = scores
+            if ok and elimination and not bye and games1 == games2:
+                self.error(
+                    file,
+                    line,
+                    "player2_games",
+                    f"an elimination-round match cannot be a draw ({games1}-{games2}); report the winner",
+                )
+                ok = False
+            if event and round_number:
+                round_seats = seats.setdefault((code, round_number), {})
+                for column, ref in (("player1_id", ref1), ("player2_id", ref2)):
+                    ref = self._identity(ref)
+                    if ref and not (column == "player2_id" and ref == self._identity(ref1)):
+                        if ref in round_seats:
+                            self.error(
+                                file,
+                                line,
+                                column,
+                                f"{ref} already plays in round {round_number} of event {code}"
+                                f" (line {round_seats[ref]})",
+                            )
+                            ok = False
+                        else:
+                            round_seats[ref] = line
+            if ok:
+                by_event.setdefault(code, []).append(
+                    (line, round_number, ref1, ref2, games1, games2, draws, elimination)
+                )
+                event.participants.add(ref1)
+                if ref2:
+                    event.participants.add(ref2)
+        return by_event
+
+    def standings(self, events, players, teams):
+        file = "standings.csv"
+        by_event: dict[str, list[tuple]] = {}
+        seen: dict[tuple[str, str], int] = {}
+        winners: dict[str, int] = {}
+        for line, (code, ref, rank_text, vp_text, gw_text, final) in self.rows(file):
+            event = events.get(code)
+            ok = True
+            if event is None:
+                self.error(file, line, "event_id", f"unknown event {code!r}: {self.unknown_event}")
+                ok = False
+            if not ref:
+                self.error(file, line, "player_id", "a player is required")
+                ok = False
+            elif event and not self._participant_ok(file, line, "player_id", ref, event, players, teams):
+                ok = False
+            elif (code, self._identity(ref)) in seen:
+                first = seen[code, self._identity(ref)]
+                self.error(file, line, "player_id", f"{ref} already has a standing in event {code} (line {first})")
+                ok = False
+            else:
+                seen[code, self._identity(ref)] = line
+            rank = _count(rank_text)
+            if not rank:
+                self.error(file, line, "rank", f"{rank_text!r} is not a rank (1 or more)")
+                ok = False
+            vp = None
+            if HALF_POINTS.fullmatch(vp_text or "0"):
+                try:
+                    vp = Decimal(vp_text or "0")
+                except InvalidOperation:
+                    vp = None
+            if vp is None or (vp * 2) % 1:
+                self.error(file, line, "vp", f"{vp_text!r} is not a number of victory points (halves allowed)")
+                ok = False
+            gw = _count(gw_text, maximum=SMALL_INT_MAX) if gw_text else 0
+            if gw is None:
+                self.error(file, line, "gw", f"{gw_text!r} is not a number of game wins (0 or more)")
+                ok = False
+            final = final.lower()
+            if final not in FinalPlacing.values:
+                self.error(file, line, "final", f"{final!r} must be winner, finalist or blank")
+                ok = False
+            elif final == FinalPlacing.WINNER and code in winners:
+                self.error(file, line, "final", f"event {code} already has a winner (line {winners[code]})")
+                ok = False
+            elif final == FinalPlacing.WINNER:
+                winners[code] = line
+            if ok:
+                by_event.setdefault(code, []).append((line, ref, rank, vp, gw, final))
+                event.participants.add(ref)
+        return by_event
+
+    # references to players already registered ------------------------------
+
+    def registered_players(self) -> set[str]:
+        """Players the bundle names without listing them must already be registered."""
+        wanted = sorted({number for _, _, _, number in self.unlisted})
+        found = set()
+        for start in range(0, len(wanted), LOOKUP_CHUNK):
+            chunk = wanted[start : start + LOOKUP_CHUNK]
+            found.update(Player.objects.filter(membership_number__in=chunk).values_list("membership_number", flat=True))
+        for file, line, column, number in self.unlisted:
+            if number not in found:
+                self.error(file, line, column, f"unknown player {number!r}: not in players.csv and not registered")
+        self.unregistered = [number for number in wanted if number not in found]
+        return found
+
+    def event_totals(self, events, matches, standings) -> None:
+        file = "events.csv"
+        for code, event in events.items():
+            if event.format == "vtes" and code not in standings:
+                self.error(file, event.line, "format", f"vtes event {code} needs its standings in standings.csv")
+            elif code not in matches and code not in standings:
+                self.error(file, event.line, "id", f"event {code} has no results in matches.csv or standings.csv")
+            if event.player_count is not None and event.team_size == 1 and event.player_count < len(event.participants):
+                self.error(
+                    file,
+                    event.line,
+                    "players",
+                    f"{event.player_count} players, but the results name {len(event.participants)} participants",
+                )

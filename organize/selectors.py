@@ -1,0 +1,83 @@
+"""Reads of the organizers' pages: whose events, what is stored, how the rating job is doing."""
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from accounts.selectors import user_manages_all_events
+from events.models import Event, EventStatus, Match, Standing
+from ratings.models import RecomputeRun
+from ratings.services import categories_rating
+
+
+def organize_events(*, user) -> QuerySet[Event]:
+    """The events a user may manage: an organizer's own; every event for admins."""
+    events = Event.objects.all()
+    if not user_manages_all_events(user=user):
+        events = events.filter(organizer=user)
+    return events.select_related("organizer").annotate(
+        match_count=Count("matches", distinct=True), standing_count=Count("standings", distinct=True)
+    )
+
+
+def organize_event_get(*, user, event_id: int) -> Event:
+    """One of the user's events; someone else's is "not found", so its existence is not given away."""
+    return get_object_or_404(organize_events(user=user), pk=event_id)
+
+
+@dataclass(frozen=True)
+class ResultsSummary:
+    rounds: list[int]
+    matches: int
+    byes: int
+    standings: int
+    participants: int
+
+    @property
+    def empty(self) -> bool:
+        return not self.matches and not self.standings
+
+
+def event_results_summary(*, event: Event) -> ResultsSummary:
+    matches = Match.objects.filter(event=event)
+    rounds = list(matches.order_by("round").values_list("round", flat=True).distinct())  # not the model's order
+    counts = matches.aggregate(all=Count("id"), byes=Count("id", filter=Q(participant2__isnull=True)))
+    seats = set(matches.values_list("participant1_id", flat=True))
+    seats |= set(matches.exclude(participant2__isnull=True).values_list("participant2_id", flat=True))
+    standings = Standing.objects.filter(event=event)
+    seats |= set(standings.values_list("participant_id", flat=True))
+    return ResultsSummary(rounds, counts["all"], counts["byes"], standings.count(), len(seats))
+
+
+def event_rating_jobs(*, event: Event) -> list[RecomputeRun]:
+    """For each category the event feeds, the latest recompute covering its date since it was recorded.
+
+    Submitting queues one per category (ratings.signals); runs queued together
+    are carried out together, so the latest one tells how the rating is doing.
+    """
+    if event.status == EventStatus.DRAFT:
+        return []
+    jobs = []
+    for category in categories_rating(format=event.format, team_size=event.team_size):
+        run = (
+            RecomputeRun.objects.filter(category=category, queued_at__gte=event.created_at)
+            .filter(Q(since__isnull=True) | Q(since__lte=event.date))
+            .select_related("category")
+            .order_by("-queued_at", "-id")
+            .first()
+        )
+        if run is not None:
+            jobs.append(run)
+    return jobs
+
+
+def event_for_viewer(*, user, event_id: int) -> Event:
+    """An event's public page; a draft only for those who manage it (anyone else: not found)."""
+    event = get_object_or_404(Event, pk=event_id)
+    if event.status == EventStatus.DRAFT and not (
+        user.is_authenticated and organize_events(user=user).filter(pk=event.pk).exists()
+    ):
+        raise Http404("No such event.")
+    return event

@@ -1,0 +1,391 @@
+"""The organizers' pages: their events, a new event, results uploaded or typed in, preview, submit.
+
+Every page is for organizers (anyone else signed in gets 403); an event that
+is not the organizer's own is "not found" (404), unless the user is an admin.
+Changing a submitted event is for admins only. Each page works without JavaScript.
+"""
+
+import math
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_POST
+
+from accounts.selectors import user_can_organize, user_manages_all_events
+from events.models import EventStatus, Match, Standing
+from organize import selectors, services
+from organize.filters import OrganizeEventFilter
+from organize.forms import (
+    RESULT_FILES,
+    EventForm,
+    MatchRowFormSet,
+    NewPlayersForm,
+    ResultsUploadForm,
+    RoundForm,
+    StandingRowFormSet,
+    typed_rows,
+)
+from organize.importer.event_results import event_ref
+from organize.results import (
+    MATCH_FORM_COLUMNS,
+    STANDING_FORM_COLUMNS,
+    PlacedErrors,
+    form_errors_placed,
+    round_files,
+    standings_files,
+    stored_results_problems,
+    upload_errors_placed,
+)
+from organize.tables import OrganizeEventTable, PreviewChangeTable, PreviewPointsTable
+from players.models import Participant
+from public.player_tables import configure
+from ratings.preview import event_preview
+
+EVENTS_PER_PAGE = 50
+BLANK_ROWS_AT_LEAST = 2
+ROWS_AT_MOST = 1000  # a form of more rows than this is a job for the upload
+MAX_ROUND = 32767
+
+
+def organizer_required(view):
+    @wraps(view)
+    @login_required
+    def wrapped(request, *args, **kwargs):
+        if not user_can_organize(user=request.user):
+            raise PermissionDenied("Only organizers report events: ask an admin for the organizer role.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _editable_event(request, event_id):
+    event = selectors.organize_event_get(user=request.user, event_id=event_id)
+    if not services.event_editable_by(event=event, user=request.user):
+        raise PermissionDenied(services.SUBMITTED_IS_FOR_ADMINS)
+    return event
+
+
+def _report_text(report) -> str:
+    return (
+        f"Results saved: {report.matches.created} match(es) added, {report.matches.updated} changed, "
+        f"{report.matches.deleted} removed; {report.standings.created + report.standings.updated} standing(s) "
+        f"written; {report.players.created} new player(s) registered."
+    )
+
+
+def _players_to_register(check, posted: NewPlayersForm) -> list[str]:
+    """Numbers to ask a name for: those typed before and still in the results, then the unknown ones."""
+    if check.bundle is None:
+        return [*posted.shown, *check.unregistered]
+    refs = services.results_refs(check.bundle)
+    members = {member for record in check.bundle.teams.values() for member in record.members}
+    still_named = refs | members
+    return [number for number in posted.shown if number in still_named] + check.unregistered
+
+
+# The list and the event's details --------------------------------------------------------------
+
+
+@organizer_required
+def index(request):
+    manages_all = user_manages_all_events(user=request.user)
+    events = selectors.organize_events(user=request.user).order_by("-date", "-id")
+    filterset = OrganizeEventFilter(request.GET or None, queryset=events)
+    table = configure(request, OrganizeEventTable(filterset.qs, show_organizer=manages_all), per_page=EVENTS_PER_PAGE)
+    return render(request, "organize/index.html", {"table": table, "filter": filterset, "manages_all": manages_all})
+
+
+@organizer_required
+def event_create(request):
+    form = EventForm(request.POST or None, initial={"k": 16, "team_size": 1})
+    if request.method == "POST" and form.is_valid():
+        event = services.event_create(organizer=request.user, **form.cleaned_data)
+        messages.success(request, f"“{event.name}” is saved as a draft. Now add its results.")
+        return redirect("organize:event", event.pk)
+    return render(request, "organize/event_form.html", {"form": form, "event": None})
+
+
+@organizer_required
+def event_edit(request, event_id):
+    event = _editable_event(request, event_id)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        changes = {name: form.cleaned_data[name] for name in form.changed_data}
+        services.event_update(event=event, by=request.user, **changes)
+        messages.success(request, "Event details saved.")
+        return redirect("organize:event", event.pk)
+    return render(request, "organize/event_form.html", {"form": form, "event": event})
+
+
+@organizer_required
+def event_detail(request, event_id):
+    event = selectors.organize_event_get(user=request.user, event_id=event_id)
+    summary = selectors.event_results_summary(event=event)
+    problems = []
+    if event.status == EventStatus.DRAFT and not summary.empty:
+        # What would stop the submission, so that the button is not a surprise.
+        problems = stored_results_problems(event)
+    return render(
+        request,
+        "organize/event_detail.html",
+        {
+            "event": event,
+            "summary": summary,
+            "jobs": selectors.event_rating_jobs(event=event),
+            "editable": services.event_editable_by(event=event, user=request.user),
+            "problems": problems,
+            "next_round": (summary.rounds[-1] + 1) if summary.rounds else 1,
+            "event_ref": event_ref(event),
+        },
+    )
+
+
+@require_POST
+@organizer_required
+def event_delete(request, event_id):
+    event = selectors.organize_event_get(user=request.user, event_id=event_id)
+    services.event_delete(event=event, by=request.user)
+    messages.success(request, f"The draft “{event.name}” is deleted.")
+    return redirect("organize:index")
+
+
+# Results ------------------------------------------------------------------------------------------
+
+
+def _request_too_large(request) -> bool:
+    """Whether the request body is larger than all results files at their largest could make it."""
+    limit = len(RESULT_FILES) * settings.UPLOAD_MAX_BYTES + settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > limit
+    except ValueError:
+        return True
+
+
+@csrf_exempt  # only so that the size is looked at before anything reads the body: the view below checks CSRF
+def results_upload(request, event_id):
+    if request.method == "POST" and _request_too_large(request):
+        return render(
+            request, "organize/too_large.html", {"limit": settings.UPLOAD_MAX_BYTES, "event_id": event_id}, status=413
+        )
+    return _results_upload(request, event_id)
+
+
+@csrf_protect
+@organizer_required
+def _results_upload(request, event_id):
+    event = _editable_event(request, event_id)
+    posted = request.method == "POST"
+    form = ResultsUploadForm(request.POST if posted else None, request.FILES if posted else None, event=event)
+    players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
+    placed, status = None, 200
+    if posted and not players_form.refused and form.is_valid():
+        files = form.cleaned_data["files"]
+        try:
+            report = services.event_results_replace(
+                event=event, by=request.user, files=files, new_players=players_form.new_players()
+            )
+        except services.ResultsInvalid as invalid:
+            status = _status_of(invalid)
+            placed = upload_errors_placed(invalid.check, files)
+            form.carry(files)
+            players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
+        else:
+            messages.success(request, _report_text(report))
+            return redirect("organize:event", event.pk)
+    return render(
+        request,
+        "organize/upload.html",
+        {"event": event, "form": form, "players_form": players_form, "placed": placed, "event_ref": event_ref(event)},
+        status=status,
+    )
+
+
+def _status_of(invalid: services.ResultsInvalid) -> int:
+    """409 when another upload registered the same new player meanwhile (sending again works); else 200."""
+    return 409 if isinstance(invalid, services.RegisteredMeanwhile) else 200
+
+
+def _apply_form_errors(formset, placed: PlacedErrors) -> None:
+    for index, fields in placed.form_rows.items():
+        form = formset.forms[index]
+        for field, messages_ in fields.items():
+            form.add_error(field if field in form.fields else None, messages_)
+
+
+def _blank_rows(filled: int, wanted: int) -> int:
+    return min(max(wanted - filled, BLANK_ROWS_AT_LEAST), ROWS_AT_MOST - filled)
+
+
+@organizer_required
+def round_entry(request, event_id, round_number):
+    if not 1 <= round_number <= MAX_ROUND:
+        raise Http404("No such round.")
+    event = _editable_event(request, event_id)
+    if event.team_size > 1:
+        messages.info(request, "Team events are reported by uploading their files (teams and matches).")
+        return redirect("organize:upload", event.pk)
+    stored = list(
+        Match.objects.filter(event=event, round=round_number)
+        .select_related("participant1__player", "participant2__player")
+        .order_by("id")
+    )
+    initial = [
+        {
+            "player1": match.participant1.player.membership_number,
+            "player2": match.participant2.player.membership_number if match.participant2 else "",
+            "games1": str(match.games1),
+            "games2": str(match.games2),
+            "draws": str(match.draws) if match.draws else "",
+        }
+        for match in stored
+    ]
+    initial += [{}] * _blank_rows(len(initial), math.ceil(event.player_count / 2))
+    posted = request.method == "POST"
+    formset = MatchRowFormSet(request.POST if posted else None, initial=initial, prefix="m")
+    round_form = RoundForm(
+        request.POST if posted else None, initial={"elimination": any(match.elimination for match in stored)}
+    )
+    players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
+    placed, status = None, 200
+    if posted and not players_form.refused and formset.is_valid() and round_form.is_valid():
+        form_files = round_files(
+            event,
+            round_number=round_number,
+            rows=typed_rows(formset),
+            elimination=round_form.cleaned_data["elimination"],
+        )
+        try:
+            services.event_results_replace(
+                event=event, by=request.user, files=form_files.files, new_players=players_form.new_players()
+            )
+        except services.ResultsInvalid as invalid:
+            status = _status_of(invalid)
+            placed = form_errors_placed(invalid.check, form_files, MATCH_FORM_COLUMNS)
+            _apply_form_errors(formset, placed)
+            players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
+        else:
+            messages.success(request, f"Round {round_number} saved.")
+            if request.POST.get("then") == "next":
+                return redirect("organize:round", event.pk, round_number + 1)
+            return redirect("organize:event", event.pk)
+    rounds = sorted(set(Match.objects.filter(event=event).values_list("round", flat=True)) | {round_number})
+    return render(
+        request,
+        "organize/round.html",
+        {
+            "event": event,
+            "round_number": round_number,
+            "rounds": rounds,
+            "next_round": rounds[-1] + 1,
+            "formset": formset,
+            "round_form": round_form,
+            "players_form": players_form,
+            "placed": placed,
+        },
+        status=status,
+    )
+
+
+@organizer_required
+def standings_entry(request, event_id):
+    event = _editable_event(request, event_id)
+    if event.team_size > 1:
+        messages.info(request, "Team events are reported by uploading their files (teams and standings).")
+        return redirect("organize:upload", event.pk)
+    stored = Standing.objects.filter(event=event).select_related("participant__player").order_by("rank", "id")
+    initial = [
+        {
+            "player": standing.participant.player.membership_number,
+            "rank": str(standing.rank),
+            "vp": f"{standing.vp.normalize():f}",
+            "gw": str(standing.gw),
+            "final": standing.final,
+        }
+        for standing in stored
+    ]
+    initial += [{}] * _blank_rows(len(initial), event.player_count)
+    posted = request.method == "POST"
+    formset = StandingRowFormSet(request.POST if posted else None, initial=initial, prefix="s")
+    players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
+    placed, status = None, 200
+    if posted and not players_form.refused and formset.is_valid():
+        form_files = standings_files(event, rows=typed_rows(formset))
+        try:
+            services.event_results_replace(
+                event=event, by=request.user, files=form_files.files, new_players=players_form.new_players()
+            )
+        except services.ResultsInvalid as invalid:
+            status = _status_of(invalid)
+            placed = form_errors_placed(invalid.check, form_files, STANDING_FORM_COLUMNS)
+            _apply_form_errors(formset, placed)
+            players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
+        else:
+            messages.success(request, "Standings saved.")
+            return redirect("organize:event", event.pk)
+    return render(
+        request,
+        "organize/standings.html",
+        {"event": event, "formset": formset, "players_form": players_form, "placed": placed},
+        status=status,
+    )
+
+
+# Preview and submission ---------------------------------------------------------------------------
+
+
+@organizer_required
+def preview(request, event_id):
+    event = selectors.organize_event_get(user=request.user, event_id=event_id)
+    previews = event_preview(event=event)
+    ids = set()
+    for each in previews:
+        if each.kind == "elo":
+            ids.update(row.participant for row in each.participants)
+        else:
+            ids.update(row.standing.participant_id for row in each.standings)
+    participants = Participant.objects.select_related("player", "team").in_bulk(ids)
+    sections = []
+    for each in previews:
+        rounding = each.category.display_rounding
+        if each.kind == "elo":
+            table = PreviewChangeTable(each.participants, participants=participants, rounding=rounding)
+        else:
+            table = PreviewPointsTable(each.standings, participants=participants, rounding=rounding)
+        sections.append((each, table))
+    problems = []
+    if event.status == EventStatus.DRAFT:
+        problems = stored_results_problems(event)
+    return render(
+        request,
+        "organize/preview.html",
+        {
+            "event": event,
+            "sections": sections,
+            "problems": problems,
+            "editable": services.event_editable_by(event=event, user=request.user),
+        },
+    )
+
+
+@require_POST
+@organizer_required
+def submit(request, event_id):
+    event = selectors.organize_event_get(user=request.user, event_id=event_id)
+    try:
+        runs = services.event_submit(event=event, by=request.user)
+    except services.ResultsInvalid as invalid:
+        messages.error(
+            request, f"Not submitted: the results have {len(invalid.check.errors)} problem(s), listed below."
+        )
+    except ValidationError as error:
+        messages.error(request, f"Not submitted: {' '.join(error.messages)}")
+    else:
+        lists = ", ".join(sorted({run.category.name for run in runs})) or "its lists"
+        messages.success(request, f"Submitted. The ratings of {lists} are being computed; this page shows when.")
+    return redirect("organize:event", event.pk)

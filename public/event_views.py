@@ -1,0 +1,109 @@
+"""The event list and event pages."""
+
+from django.shortcuts import render
+
+from corrections.selectors import match_corrections
+from events import selectors
+from organize import selectors as organize_selectors
+from public.event_filters import EventFilter
+from public.event_tables import EventTable, RatingChangeTable, StandingTable, match_item
+from public.player_tables import configure
+from ratings.models import Ruleset
+from ratings.selectors import events as event_ratings
+
+EVENTS_PER_PAGE = 50
+PARTICIPANTS_PER_PAGE = 100
+# Events with more matches than this show their matches one round at a time.
+ALL_ROUNDS_UP_TO = 300
+
+
+def event_list(request):
+    filterset = EventFilter(request.GET or None, queryset=selectors.event_list())
+    table = configure(request, EventTable(filterset.qs), per_page=EVENTS_PER_PAGE)
+    return render(request, "events/event_list.html", {"filter": filterset, "table": table})
+
+
+def event_detail(request, event_id):
+    event = organize_selectors.event_for_viewer(user=request.user, event_id=event_id)
+    categories = event_ratings.event_categories(event=event)
+    rounds = selectors.event_rounds(event=event)
+    one_round = _round_shown(request, rounds)
+    changes = event_ratings.event_rating_changes(event=event, categories=categories)
+    standings = selectors.event_standings(event=event)
+    scores = event_ratings.event_scores(event=event, categories=categories)
+
+    standings_table = _standings_table(request, standings, scores, categories)
+    change_tables = [(each.category, _change_table(request, each, teams=event.team_size > 1)) for each in changes]
+    matches = selectors.event_matches(event=event, round=one_round)
+    any_score = next(iter(scores.values()), None)  # N and the coefficient are the same for everyone
+    return render(
+        request,
+        "events/event_detail.html",
+        {
+            "event": event,
+            "categories": categories,
+            "elo_categories": [each.category for each in changes],
+            "standings_table": standings_table,
+            "change_tables": change_tables,
+            "rounds": rounds,
+            "one_round": one_round,
+            "all_rounds_allowed": _all_rounds_allowed(rounds),
+            # Each match shows its sides' changes in the first category rating the event.
+            "change_category": changes[0].category if changes else None,
+            "rounds_with_matches": _by_round(rounds, matches, changes[0].by_match if changes else {}),
+            "sections": bool(standings_table) + len(change_tables) + bool(rounds),
+            "vekn_coefficient": any_score.coefficient if any_score else None,
+            "vekn_players": any_score.players if any_score else None,
+        },
+    )
+
+
+def _standings_table(request, standings, scores, categories):
+    if not standings:
+        return None
+    vekn = next((category for category in categories if category.ruleset == Ruleset.VEKN), None)
+    table = StandingTable(
+        standings, scores=scores, rounding=vekn.display_rounding if vekn else "round", prefix="standings-"
+    )
+    return configure(request, table, per_page=PARTICIPANTS_PER_PAGE)
+
+
+def _change_table(request, changes, *, teams: bool):
+    slug = changes.category.slug
+    table = RatingChangeTable(
+        changes.rows, rounding=changes.category.display_rounding, team=teams, prefix=f"{slug}-", order_by=("-change",)
+    )
+    table.anchor = f"ratings-{slug}"
+    return configure(request, table, per_page=PARTICIPANTS_PER_PAGE)
+
+
+def _round_shown(request, rounds) -> int | None:
+    """The round asked for (?round=N); None for every round, which only a small event shows at once."""
+    numbers = [each.number for each in rounds]
+    asked = request.GET.get("round", "")
+    if asked.isdigit() and int(asked) in numbers:
+        return int(asked)
+    if _all_rounds_allowed(rounds):
+        return None
+    return numbers[0] if numbers else None
+
+
+def _all_rounds_allowed(rounds) -> bool:
+    return sum(each.matches for each in rounds) <= ALL_ROUNDS_UP_TO
+
+
+def _by_round(rounds, matches, match_changes) -> list[tuple]:
+    """(round, [match as HTML]) for each round shown, corrected matches marked."""
+    matches = list(matches)
+    corrections = match_corrections(match_ids=[match.pk for match in matches])
+    by_round: dict[int, list[str]] = {}
+    for match in matches:
+        by_round.setdefault(match.round, []).append(
+            match_item(
+                match,
+                change1=match_changes.get((match.pk, match.participant1_id)),
+                change2=match_changes.get((match.pk, match.participant2_id)),
+                corrections=corrections.get(match.pk, []),
+            )
+        )
+    return [(each, by_round[each.number]) for each in rounds if each.number in by_round]

@@ -1,0 +1,390 @@
+"""Tables of the player pages (django-tables2). Sorting is off: the order is the history's, read from its index."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from functools import cached_property
+from html import escape
+from operator import attrgetter
+
+import django_tables2 as tables
+from django.core.paginator import EmptyPage
+from django.db.models import Model
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django_tables2.data import TableListData
+
+from players.formatting import (
+    OUTCOME_WORDS,
+    change_class,
+    day,
+    games_shown,
+    outcome,
+    signed,
+)
+from players.links import ParticipantLinks, player_url, url_maker
+from ratings.formatting import rating_shown
+from ratings.selectors.players import RatingHistory
+
+TABLE_TEMPLATE = "players/table.html"
+HISTORY_TEMPLATE = "players/history_table.html"  # match rows grouped under their event
+
+
+def configure(request, table, *, per_page: int):
+    """Sort and paginate `table` from the request, like django-tables2's RequestConfig, at a fixed page size.
+
+    A visitor's ?per_page= is not honoured: a page never grows to a whole history or the whole player list.
+    """
+    table.request = request
+    order_by = request.GET.getlist(table.prefixed_order_by_field)
+    if order_by and table.orderable:
+        table.order_by = order_by
+    try:
+        page = int(request.GET.get(table.prefixed_page_field, 1))
+    except ValueError:
+        page = 1
+    try:
+        table.paginate(page=page, per_page=per_page)
+    except EmptyPage:  # past the end (or before the start): the last page
+        table.page = table.paginator.page(table.paginator.num_pages)
+    return table
+
+
+def cell(label: str, css: str = "", short: str = "") -> dict:
+    """Column attrs: `data-label` (or the shorter `data-short`) names the value when a row is a card on a phone."""
+    td = {"data-label": label, "data-short": short or label}
+    if css:
+        td["class"] = css
+    return {"td": td, "th": {"class": css} if css else {}}
+
+
+def oriented_games(match, participant_id: int) -> str:
+    """The match's games from `participant_id`'s side: 2–1 means they won two."""
+    if match is None:
+        return ""
+    if match.participant1_id == participant_id:
+        return games_shown(match.games1, match.games2, match.draws)
+    return games_shown(match.games2, match.games1, match.draws)
+
+
+def result_cell(entry, corrections=()) -> SafeString:
+    letter = outcome(entry.score)
+    mark = ""
+    if corrections:
+        # Corrections (SPEC 5) are shown on the match wherever it appears.
+        notes = "".join(f"<li>{correction_note(correction)}</li>" for correction in corrections)
+        mark = f'<details class="correction"><summary>Corrected</summary><ul>{notes}</ul></details>'
+    games = escape(oriented_games(entry.match, entry.participant_id))
+    return mark_safe(
+        f'<span class="result result-{letter.lower()}"><abbr title="{OUTCOME_WORDS[letter]}">{letter}</abbr> '
+        f"{games}</span>{mark}"
+    )
+
+
+def correction_note(correction) -> SafeString:
+    """A correction in words, linked to its entry in the correction log when it has one."""
+    url = getattr(correction, "url", "")
+    if url:
+        return mark_safe(f'<a href="{escape(url)}">{escape(str(correction))}</a>')
+    return mark_safe(escape(str(correction)))
+
+
+def appeal_cell(mark) -> SafeString | str:
+    """The player's own row: a link to appeal the match, or to the status of their open appeal."""
+    if mark is None:
+        return ""
+    return mark_safe(f'<a class="appeal-link" href="{escape(mark.url)}">{escape(mark.label)}</a>')
+
+
+def round_cell(entry) -> str:
+    if entry.match is not None and entry.match.elimination:
+        return mark_safe(f'{entry.round} <span class="tag tag-elim">elim.</span>')
+    return str(entry.round)
+
+
+def k_cell(entry) -> SafeString:
+    value = "prov." if entry.k is None else f"{entry.k:g}"
+    return mark_safe(f'<span class="k-value">{value}</span> <span class="k-reason">{escape(entry.k_reason)}</span>')
+
+
+def change_cell(value: float | None) -> SafeString:
+    return mark_safe(f'<span class="{change_class(value)}">{signed(value)}</span>')
+
+
+# A column's cells: its value (None or "" shows the table's default, as in django-tables2), then the cell's
+# HTML from the record and that value.
+Cell = tuple[Callable[[object], object], Callable[[object, object], str]]
+
+
+@dataclass
+class EventGroup:
+    """The rows of one event on the page shown: the event heads them."""
+
+    key: tuple
+    record: object  # the first row's record: its category, on pages listing several
+    event: Model | None
+    event_url: str
+    rows: list[str] = field(default_factory=list)
+
+    @property
+    def rows_html(self) -> SafeString:
+        return mark_safe("\n  ".join(self.rows))
+
+
+class EventGroupedTable(tables.Table):
+    """Match rows grouped under their event, one <tbody> each (players/history_table.html).
+
+    django-tables2 gives the columns, their headers and the pages. The rows
+    of the page shown are built in one pass by `body_groups`, from the cells
+    the table's `cells()` describes: rendering cell by cell through
+    django-tables2 (a signature inspection, an attrs dict and a format_html
+    per cell) cost more than the page's queries.
+    """
+
+    show_category = False
+
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        raise NotImplementedError
+
+    @cached_property
+    def body_groups(self) -> list[EventGroup]:
+        cells = self.cells(ParticipantLinks())
+        # A cell's attrs depend on its column only: written once, not per row.
+        columns = [(f"<td {column.attrs['td'].as_html()}>", *cells[column.name]) for column in self.columns]
+        event_url = url_maker("events:detail")
+        default = self.default
+        groups: list[EventGroup] = []
+        for row in self.paginated_rows:
+            record = row.record
+            key = (record.event_id, record.category_id)
+            if not groups or groups[-1].key != key:
+                event = record.event
+                groups.append(EventGroup(key, record, event, event_url(event.pk) if event else ""))
+            html = "".join(
+                [
+                    f"{opening}{default if value is None or value == '' else render(record, value)}</td>"
+                    for opening, value_of, render in columns
+                    for value in (value_of(record),)
+                ]
+            )
+            groups[-1].rows.append(f'<tr class="{row.get_even_odd_css_class()}">\n    {html}\n  </tr>')
+        return groups
+
+
+class RatingHistoryTable(EventGroupedTable):
+    """One row per rated match, newest first, grouped under each event: everything that explains the change."""
+
+    round = tables.Column(verbose_name="Round", attrs=cell("Round", "num col-round", "Round"))
+    opponent = tables.Column(verbose_name="Opponent", attrs=cell("Opponent", "col-opponent"))
+    opponent_rating = tables.Column(
+        verbose_name="Opp. rating", attrs=cell("Opponent's rating then", "num col-opp-rating", "Opp.")
+    )
+    result = tables.Column(verbose_name="Result", accessor="score", attrs=cell("Result", "col-result"))
+    expected = tables.Column(verbose_name="Expected", attrs=cell("Expected score", "num col-expected", "Exp."))
+    k = tables.Column(verbose_name="K (why)", attrs=cell("K", "col-k", "K"))
+    change = tables.Column(verbose_name="Change", accessor="rating_after", attrs=cell("Change", "num col-change"))
+    rating_after = tables.Column(verbose_name="Rating", attrs=cell("Rating after", "num col-rating", "→"))
+    # Only on the viewer's own history (excluded otherwise): appeal a misreported match (SPEC 5).
+    appeal = tables.Column(verbose_name="Appeal", accessor="match_id", attrs=cell("Appeal", "col-appeal"))
+
+    class Meta:
+        template_name = HISTORY_TEMPLATE
+        orderable = False
+        attrs = {"class": "table history-table match-history cards-on-phone"}
+        empty_text = "No rated matches."
+
+    def __init__(self, data, *, rounding: str, **kwargs):
+        if isinstance(data, RatingHistory):  # read a page at a time: django-tables2 would copy it into a list
+            data = TableListData(data)
+        super().__init__(data, **kwargs)
+        self.rounding = rounding
+        self.corrections: dict[int, list] = {}  # match id -> corrections, set for the page shown
+        self.appeals: dict[int, object] = {}  # match id -> appeal link or status, on the viewer's own history
+        self.anchor = "history"
+        self.previous_label, self.next_label = "Newer", "Older"
+        self.show_category = False
+
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        rounding, corrections, appeals = self.rounding, self.corrections, self.appeals
+        return {
+            "round": (attrgetter("round"), lambda entry, _: round_cell(entry)),
+            "opponent": (attrgetter("opponent"), lambda _, opponent: links(opponent)),
+            "opponent_rating": (attrgetter("opponent_rating"), lambda _, rating: rating_shown(rating, rounding)),
+            "result": (
+                attrgetter("score"),
+                lambda entry, _: result_cell(entry, corrections.get(entry.match_id, ())),
+            ),
+            "expected": (attrgetter("expected"), lambda _, expected: f"{expected:.2f}"),
+            "k": (attrgetter("k"), lambda entry, _: k_cell(entry)),
+            "change": (attrgetter("rating_after"), lambda entry, _: change_cell(entry.change)),
+            "rating_after": (
+                attrgetter("rating_after"),
+                lambda _, rating: f"<strong>{rating_shown(rating, rounding)}</strong>",
+            ),
+            "appeal": (attrgetter("match_id"), lambda _, match_id: appeal_cell(appeals.get(match_id))),
+        }
+
+
+class HeadToHeadTable(EventGroupedTable):
+    """The matches between two players, from the first player's side, newest first, grouped by event."""
+
+    round = tables.Column(accessor="entry__round", verbose_name="Round", attrs=cell("Round", "num col-round"))
+    result = tables.Column(accessor="entry__score", verbose_name="Result", attrs=cell("Result", "col-result"))
+    rating = tables.Column(
+        accessor="entry__rating_before", verbose_name="Rating then", attrs=cell("Rating then", "num")
+    )
+    opponent_rating = tables.Column(
+        accessor="entry__opponent_rating", verbose_name="Opp. rating then", attrs=cell("Opponent's rating then", "num")
+    )
+    expected = tables.Column(accessor="entry__expected", verbose_name="Expected", attrs=cell("Expected score", "num"))
+    k = tables.Column(accessor="entry__k_reason", verbose_name="K (why)", attrs=cell("K", "col-k"))
+    change = tables.Column(accessor="entry__rating_after", verbose_name="Change", attrs=cell("Change", "num"))
+    opponent_change = tables.Column(verbose_name="Opp. change", attrs=cell("Opponent's change", "num"))
+
+    class Meta:
+        template_name = HISTORY_TEMPLATE
+        orderable = False
+        attrs = {"class": "table history-table cards-on-phone"}
+        empty_text = "These two have not met in a rated match."
+
+    def __init__(self, data, *, show_category: bool, **kwargs):
+        super().__init__(data, **kwargs)
+        self.corrections: dict[int, list] = {}
+        self.anchor = "meetings"
+        self.previous_label, self.next_label = "Newer", "Older"
+        self.show_category = show_category
+
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        corrections = self.corrections
+
+        def shown(rating: float, meeting) -> str:
+            return rating_shown(rating, meeting.entry.category.display_rounding)
+
+        return {
+            "round": (attrgetter("entry.round"), lambda meeting, _: round_cell(meeting.entry)),
+            "result": (
+                attrgetter("entry.score"),
+                lambda meeting, _: result_cell(meeting.entry, corrections.get(meeting.entry.match_id, ())),
+            ),
+            "rating": (attrgetter("entry.rating_before"), lambda meeting, rating: shown(rating, meeting)),
+            "opponent_rating": (attrgetter("entry.opponent_rating"), lambda meeting, rating: shown(rating, meeting)),
+            "expected": (attrgetter("entry.expected"), lambda _, expected: f"{expected:.2f}"),
+            "k": (attrgetter("entry.k_reason"), lambda meeting, _: k_cell(meeting.entry)),
+            "change": (attrgetter("entry.rating_after"), lambda meeting, _: change_cell(meeting.entry.change)),
+            "opponent_change": (attrgetter("opponent_change"), lambda _, change: change_cell(change)),
+        }
+
+
+class VeknScoreTable(tables.Table):
+    """A participant's V:EKN rating points per event, newest first, and whether each counts today."""
+
+    date = tables.DateColumn("j M Y", verbose_name="Date", attrs=cell("Date", "col-date"))
+    event = tables.Column(accessor="event_name", verbose_name="Event", attrs=cell("Event", "col-event"))
+    players = tables.Column(verbose_name="Players", attrs=cell("Players", "num"))
+    vp = tables.Column(verbose_name="VP", attrs=cell("Victory points", "num"))
+    gw = tables.Column(verbose_name="GW", attrs=cell("Game wins", "num"))
+    final = tables.Column(verbose_name="Final", attrs=cell("Final"), empty_values=())
+    bonus = tables.Column(verbose_name="Bonus", attrs=cell("Finals bonus", "num"))
+    points = tables.Column(verbose_name="Points", attrs=cell("Points", "num col-rating"))
+    status = tables.Column(verbose_name="Counts?", accessor="counts", attrs=cell("Counts?", "col-status"))
+
+    class Meta:
+        template_name = TABLE_TEMPLATE
+        orderable = False
+        attrs = {"class": "table history-table cards-on-phone"}
+        empty_text = "No V:EKN events."
+
+    def __init__(self, data, *, rounding: str, best_of: int, **kwargs):
+        super().__init__(data, **kwargs)
+        self.rounding, self.best_of = rounding, best_of
+        self.anchor = "events"
+        self.previous_label, self.next_label = "Newer", "Older"
+
+    def render_event(self, record):
+        return format_html('<a href="{}">{}</a>', reverse("events:detail", args=[record.event_id]), record.event_name)
+
+    def render_vp(self, value):
+        return f"{float(value):g}"
+
+    def render_final(self, value):
+        return {"winner": "Winner", "finalist": "Finalist"}.get(value, "—")
+
+    def render_bonus(self, record):
+        if not record.bonus:
+            return "—"
+        return format_html('<span title="coefficient {}">{}</span>', f"{record.coefficient:.3f}", f"{record.bonus:.1f}")
+
+    def render_points(self, value):
+        return format_html("<strong>{}</strong>", rating_shown(value, self.rounding))
+
+    def render_status(self, record):
+        last_day = day(record.leaves_window - timedelta(days=1))
+        if record.counts:
+            return format_html('<span class="tag tag-yes">Counts</span> <small>until {}</small>', last_day)
+        if record.in_window:
+            return format_html(
+                '<span class="tag">Not in best {}</span> <small>until {}</small>', self.best_of, last_day
+            )
+        return format_html(
+            '<span class="tag tag-muted">Expired</span> <small>since {}</small>', day(record.leaves_window)
+        )
+
+
+class PlayerTable(tables.Table):
+    """Search results: who, where, and their ratings today."""
+
+    name = tables.Column(verbose_name="Name", attrs=cell("Name", "col-name"))
+    membership_number = tables.Column(verbose_name="Number", attrs=cell("Number", "col-number"))
+    # Read through the Country object: on the model field django-tables2 would first call
+    # get_country_display(), which rebuilds django-countries' whole list (1 ms a row).
+    country = tables.Column(verbose_name="Country", accessor="country__code", attrs=cell("Country"), empty_values=())
+    ratings = tables.Column(verbose_name="Ratings", accessor="pk", attrs=cell("Ratings", "col-ratings"))
+
+    class Meta:
+        template_name = TABLE_TEMPLATE
+        orderable = False
+        attrs = {"class": "table player-table cards-on-phone"}
+        empty_text = "No player matches."
+
+    def __init__(self, data, **kwargs):
+        super().__init__(data, **kwargs)
+        self.ratings: dict[int, list] = {}  # participant id -> today's list rows, set for the page shown
+        self.anchor = "results"
+
+    def render_name(self, record):
+        return format_html('<a href="{}">{}</a>', player_url(record), record.name)
+
+    def render_country(self, record):
+        return country_label(record.country)
+
+    def render_ratings(self, record):
+        rows = self.ratings.get(record.participant_id, [])
+        if not rows:
+            return format_html('<span class="muted">{}</span>', "Not rated yet")
+        return format_html(
+            '<ul class="rating-chips">{}</ul>',
+            format_html_join(
+                "",
+                '<li><span class="chip-name">{}</span> <strong>{}</strong>{}</li>',
+                (
+                    (
+                        row.category.name,
+                        rating_shown(row.rating, row.category.display_rounding),
+                        format_html(' <span class="chip-rank">#{}</span>', row.world_rank) if row.world_rank else "",
+                    )
+                    for row in rows
+                ),
+            ),
+        )
+
+
+def country_label(country):
+    """Flag and name of a django-countries Country; '—' when unknown."""
+    if not country:
+        return "—"
+    return format_html(
+        '<span class="country"><img class="flag" src="{}" alt="" width="16" height="11"> {}</span>',
+        country.flag,
+        country.name,
+    )

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from public import player_views as views
+
+app_name = "players"
+
+urlpatterns = [
+    path("players/", views.player_list, name="list"),
+    path("players/<str:number>/", views.player_detail, name="detail"),
+    path("players/<str:number>/vs/", views.player_versus_pick, name="versus-pick"),
+    path("players/<str:number>/vs/<str:other>/", views.player_versus, name="versus"),
+    path("teams/<int:participant_id>/", views.team_detail, name="team"),
+]

@@ -13,7 +13,7 @@ On the load test's world (scripts/loadtest.py loads it; about 1,000,000 matches)
 3. Two workers, two full recomputes of the same list queued one after the other: the second waits
    for the first (it starts after the first has finished), never beside it.
 
-Exits 1 when a check fails. tests/test_reliability_jobs.py checks the same on a small world in
+Exits 1 when a check fails. tests/ratings/test_reliability_jobs.py checks the same on a small world in
 every PostgreSQL test run; this is the same at the size of the load test. Figures in docs/reliability.md.
 """
 

@@ -12,8 +12,8 @@ from corrections import services
 from corrections.forms import MatchCorrectForm, MatchRemoveForm
 from corrections.models import Correction, CorrectionKind
 from events.models import Match
+from tests.corrections.test_corrections import admin, the_match, world  # noqa: F401 (fixtures)
 from tests.factories import AdminFactory
-from tests.test_corrections import admin, the_match, world  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 

@@ -62,7 +62,7 @@ def test_it_does_not_depend_on_the_process_hash_seed(tmp_path):
     )
     subprocess.run(
         [sys.executable, "-c", script],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
         env={**os.environ, "PYTHONHASHSEED": "12345"},
         check=True,
     )

@@ -13,7 +13,7 @@ from events.models import Match
 from organize.services import NEW_PLAYERS_PER_UPLOAD
 from players.models import Player
 from tests.factories import EventFactory
-from tests.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
+from tests.organize.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 

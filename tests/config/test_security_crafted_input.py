@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 from django.test import Client
 
-from tests.test_security_urls import EVERYONE_POSTS, EXPECTED, client_of, site_urls, world  # noqa: F401 (fixture)
+from tests.config.test_security_urls import EVERYONE_POSTS, EXPECTED, client_of, site_urls, world  # noqa: F401 (fixture)
 
 POST_ONLY = {name for name, answers in EXPECTED.items() if answers == EVERYONE_POSTS}
 

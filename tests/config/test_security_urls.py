@@ -64,7 +64,7 @@ EXPECTED = {
     "corrections:appeal_review": ADMINS,
     "organize:index": ORGANIZERS,
     "organize:event_create": ORGANIZERS,
-    # The organizer's own draft: another organizer would get 404 (tests/test_organize_permissions.py).
+    # The organizer's own draft: another organizer would get 404 (tests/organize/test_organize_permissions.py).
     "organize:event": ORGANIZERS,
     "organize:event_edit": ORGANIZERS,
     "organize:event_delete": {**EVERYONE_POSTS},

@@ -15,7 +15,7 @@ from ratings.services import recompute_enqueue
 from ratings.snapshots import end_of_previous_month
 from ratings.tasks import recompute_task
 from tests.factories import AdminFactory
-from tests.test_rankings_views import TODAY, world  # noqa: F401 (the fixture)
+from tests.public.test_rankings_views import TODAY, world  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
 

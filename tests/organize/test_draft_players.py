@@ -12,7 +12,7 @@ from events.models import Event
 from organize.importer import writing
 from players.models import Participant, Player
 from tests.factories import EventFactory, PlayerFactory
-from tests.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
+from tests.organize.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 

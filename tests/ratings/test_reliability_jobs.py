@@ -31,7 +31,7 @@ from ratings import services
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.services import ENTRY_FIELDS, category_recompute, recompute_enqueue, recompute_runs_recover
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ON_POSTGRESQL = connection.vendor == "postgresql"
 postgresql_only = pytest.mark.skipif(not ON_POSTGRESQL, reason="real workers and locks need PostgreSQL")
 sqlite_only = pytest.mark.skipif(ON_POSTGRESQL, reason="what SQLite does without the runs lock")

@@ -15,10 +15,10 @@ from django.test import Client
 from django.urls import path
 
 from events.models import Event
+from tests.config.test_security_urls import site_urls, world  # noqa: F401 (the fixture)
 from tests.factories import PASSWORD, EventFactory, OrganizerFactory, UserFactory
-from tests.test_security_urls import site_urls, world  # noqa: F401 (the fixture)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 PRODUCTION = {
     "DJANGO_DEBUG": "0",

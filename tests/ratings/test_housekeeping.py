@@ -10,7 +10,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from ratings.housekeeping import housekeeping_run
-from tests.test_reliability_jobs import WAIT_AT_MOST, postgresql_only, workers_killed_on_failure
+from tests.ratings.test_reliability_jobs import WAIT_AT_MOST, postgresql_only, workers_killed_on_failure
 
 
 def a_session(key: str, *, expires_in: timedelta) -> Session:

@@ -15,8 +15,8 @@ from django.db import connection, connections
 from corrections import services
 from corrections.models import Appeal
 from events.models import Match
-from tests.test_appeals import appeal, linked_user, player, world  # noqa: F401 (the fixture)
-from tests.test_reliability_jobs import postgresql_only
+from tests.corrections.test_appeals import appeal, linked_user, player, world  # noqa: F401 (the fixture)
+from tests.ratings.test_reliability_jobs import postgresql_only
 
 # Committed data, for the threads' own connections; asked for by name, so the categories are seeded again
 # after another transactional test's flush (tests/conftest.py).

@@ -51,9 +51,11 @@ TEST_WORKERS ?= 2
 test: install
 	$(PY) -m pytest -n $(TEST_WORKERS)
 
+# ruff, and the layers of docs/architecture.md (import-linter's contracts in pyproject.toml).
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 migrations-check: install
 	$(PY) manage.py makemigrations --check --dry-run

@@ -7,7 +7,8 @@ from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
 from corrections.models import AppealStatus, CorrectionKind
-from public.player_tables import TABLE_TEMPLATE, cell, change_cell
+from lib.tables import TABLE_TEMPLATE, cell
+from players.formatting import change_cell
 
 STATUS_TAGS = {AppealStatus.OPEN: "tag", AppealStatus.ACCEPTED: "tag tag-yes", AppealStatus.REJECTED: "tag tag-muted"}
 KIND_TAGS = {

@@ -20,7 +20,7 @@ from corrections.filters import CorrectionFilter
 from corrections.forms import AppealForm, DecisionForm, MatchAddForm, MatchCorrectForm, MatchRemoveForm
 from corrections.tables import AppealQueueTable, CorrectionTable, DecidedAppealTable, ImpactTable, MyAppealTable
 from events.models import Event
-from public.player_tables import configure
+from lib.tables import configure
 from ratings.impact import MatchChange, correction_impact
 
 CORRECTIONS_PER_PAGE = 50

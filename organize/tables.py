@@ -5,9 +5,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from events.models import EventStatus
+from lib.tables import TABLE_TEMPLATE, cell
 from players.formatting import change_class, format_name, signed
 from players.links import participant_entity
-from public.player_tables import TABLE_TEMPLATE, cell
 from ratings.formatting import rating_shown
 
 STATUS_TAGS = {EventStatus.DRAFT: "tag tag-muted", EventStatus.SUBMITTED: "tag", EventStatus.RATED: "tag tag-yes"}

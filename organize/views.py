@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.selectors import user_can_organize, user_manages_all_events
 from events.models import EventStatus, Match, Standing
+from lib.tables import configure
 from organize import selectors, services
 from organize.filters import OrganizeEventFilter
 from organize.forms import (
@@ -44,7 +45,6 @@ from organize.results import (
 )
 from organize.tables import OrganizeEventTable, PreviewChangeTable, PreviewPointsTable
 from players.models import Participant
-from public.player_tables import configure
 from ratings.preview import event_preview
 
 EVENTS_PER_PAGE = 50

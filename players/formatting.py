@@ -3,6 +3,7 @@
 from datetime import date
 
 from django.utils import dateformat
+from django.utils.safestring import SafeString, mark_safe
 
 from players import geography
 
@@ -59,3 +60,8 @@ def format_name(code: str) -> str:
 def region_name(code: str) -> str:
     """A region's name without the alternative names ISO lists in brackets ("Wales [Cymru GB-CYM]")."""
     return geography.region_name(code).split(" [")[0] if code else ""
+
+
+def change_cell(value: float | None) -> SafeString:
+    """A rating change as a table cell shows it: signed, coloured by its direction."""
+    return mark_safe(f'<span class="{change_class(value)}">{signed(value)}</span>')

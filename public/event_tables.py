@@ -6,9 +6,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from events.models import EventStatus
-from players.formatting import change_class, format_name, signed
+from lib.tables import TABLE_TEMPLATE, cell, country_label
+from players.formatting import change_cell, change_class, format_name, signed
 from players.links import participant_link
-from public.player_tables import TABLE_TEMPLATE, cell, change_cell, correction_note, country_label
+from public.player_tables import correction_note
 from ratings.formatting import rating_shown
 
 VTES_FORMAT = "vtes"  # V:EKN events are scored in rating points: K means nothing there

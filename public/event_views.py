@@ -4,10 +4,10 @@ from django.shortcuts import render
 
 from corrections.selectors import match_corrections
 from events import selectors
+from lib.tables import configure
 from organize import selectors as organize_selectors
 from public.event_filters import EventFilter
 from public.event_tables import EventTable, RatingChangeTable, StandingTable, match_item
-from public.player_tables import configure
 from ratings.models import Ruleset
 from ratings.selectors import events as event_ratings
 

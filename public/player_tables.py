@@ -8,55 +8,25 @@ from html import escape
 from operator import attrgetter
 
 import django_tables2 as tables
-from django.core.paginator import EmptyPage
 from django.db.models import Model
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableListData
 
+from lib.tables import TABLE_TEMPLATE, cell, country_label
 from players.formatting import (
     OUTCOME_WORDS,
-    change_class,
+    change_cell,
     day,
     games_shown,
     outcome,
-    signed,
 )
 from players.links import ParticipantLinks, player_url, url_maker
 from ratings.formatting import rating_shown
 from ratings.selectors.players import RatingHistory
 
-TABLE_TEMPLATE = "players/table.html"
 HISTORY_TEMPLATE = "players/history_table.html"  # match rows grouped under their event
-
-
-def configure(request, table, *, per_page: int):
-    """Sort and paginate `table` from the request, like django-tables2's RequestConfig, at a fixed page size.
-
-    A visitor's ?per_page= is not honoured: a page never grows to a whole history or the whole player list.
-    """
-    table.request = request
-    order_by = request.GET.getlist(table.prefixed_order_by_field)
-    if order_by and table.orderable:
-        table.order_by = order_by
-    try:
-        page = int(request.GET.get(table.prefixed_page_field, 1))
-    except ValueError:
-        page = 1
-    try:
-        table.paginate(page=page, per_page=per_page)
-    except EmptyPage:  # past the end (or before the start): the last page
-        table.page = table.paginator.page(table.paginator.num_pages)
-    return table
-
-
-def cell(label: str, css: str = "", short: str = "") -> dict:
-    """Column attrs: `data-label` (or the shorter `data-short`) names the value when a row is a card on a phone."""
-    td = {"data-label": label, "data-short": short or label}
-    if css:
-        td["class"] = css
-    return {"td": td, "th": {"class": css} if css else {}}
 
 
 def oriented_games(match, participant_id: int) -> str:
@@ -106,10 +76,6 @@ def round_cell(entry) -> str:
 def k_cell(entry) -> SafeString:
     value = "prov." if entry.k is None else f"{entry.k:g}"
     return mark_safe(f'<span class="k-value">{value}</span> <span class="k-reason">{escape(entry.k_reason)}</span>')
-
-
-def change_cell(value: float | None) -> SafeString:
-    return mark_safe(f'<span class="{change_class(value)}">{signed(value)}</span>')
 
 
 # A column's cells: its value (None or "" shows the table's default, as in django-tables2), then the cell's
@@ -377,14 +343,3 @@ class PlayerTable(tables.Table):
                 ),
             ),
         )
-
-
-def country_label(country):
-    """Flag and name of a django-countries Country; '—' when unknown."""
-    if not country:
-        return "—"
-    return format_html(
-        '<span class="country"><img class="flag" src="{}" alt="" width="16" height="11"> {}</span>',
-        country.flag,
-        country.name,
-    )

@@ -7,10 +7,11 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from corrections.selectors import appeal_marks, match_corrections, user_plays_as
+from lib.tables import configure
 from players import selectors
 from players.links import player_url
 from players.models import Player
-from public.player_tables import HeadToHeadTable, PlayerTable, RatingHistoryTable, VeknScoreTable, configure
+from public.player_tables import HeadToHeadTable, PlayerTable, RatingHistoryTable, VeknScoreTable
 from ratings.selectors import head_to_head, vekn
 from ratings.selectors import players as ratings_of_players
 

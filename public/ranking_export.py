@@ -8,15 +8,10 @@ import csv
 import json
 from collections.abc import Iterable, Iterator
 
+from lib.spreadsheet import spreadsheet_safe
 from ratings.ranking_pages import EXPORT_COLUMNS
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheets read as the start of a formula
 BATCH = 1000
-
-
-def spreadsheet_safe(text: str) -> str:
-    """Keep a spreadsheet from running a name or id as a formula (CSV injection): a leading quote makes it text."""
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 class _Line:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from devtools.demo import demo_bundle_write
 from organize.importer import results_import
 from players.models import Team
-from public.ranking_export import spreadsheet_safe
+from lib.spreadsheet import spreadsheet_safe
 from ratings.engine import expected_score
 from ratings.models import Category, CurrentRating, RankingSnapshot, SnapshotRating
 from ratings.ranking_pages import end_of_previous_month

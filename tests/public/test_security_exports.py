@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from organize.importer import results_import
-from public.ranking_export import FORMULA_STARTS, spreadsheet_safe
+from lib.spreadsheet import FORMULA_STARTS, spreadsheet_safe
 from ratings.models import Category
 from ratings.services import category_recompute
 from tests.bundles import Bundle

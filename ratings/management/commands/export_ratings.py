@@ -5,7 +5,7 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from players import geography
-from public.ranking_export import spreadsheet_safe
+from lib.spreadsheet import spreadsheet_safe
 from ratings.models import Category
 from ratings.selectors.lists import ranking_list
 

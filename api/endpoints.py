@@ -30,8 +30,9 @@ from api.schemas import (
     SearchParams,
 )
 from lib.client_address import client_address
+from players.selectors import player_search
 from ratings.models import Category
-from ratings.ranking_pages import new_past_date_wait
+from ratings.selectors.rankings import new_past_date_wait
 
 api = NinjaAPI(
     title="Card game ratings API",
@@ -74,7 +75,7 @@ def bad_parameters(request, exc: ValidationError):
 
 @api.exception_handler(selectors.BadRequest)
 def bad_request(request, exc: selectors.BadRequest):
-    details = [{"parameter": exc.parameter, "message": str(exc)}] if exc.parameter else []
+    details = [{"parameter": parameter, "message": message} for parameter, message in exc.details.items()]
     return error_response(request, 400, "bad_request", str(exc), details)
 
 
@@ -123,12 +124,25 @@ def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
 
     The rank is the one at the narrowest place given (region, then country, then continent); equal ratings
     share a rank (1, 2, 2, 4), and `ranks` holds all four levels. `list=unranked` lists the players without
-    enough matches to be ranked. `q` narrows the list without renumbering it.
+    enough matches to be ranked. `q` narrows the list without renumbering it: part of a name, or the start of
+    a membership number (a team is found by any member's number).
+
+    The filters are those of the site's ranking page, checked the same way: a country outside the continent
+    given, or a region outside the country, is a 400 in the page's words. Any page of a list costs the same:
+    it is read by rank (or, on a past date, by position), not by skipping `offset` rows.
     """
     category = selectors.category_get(slug=slug)
+    filters = selectors.ranking_filters_of(
+        continent=params.continent,
+        country=params.country,
+        region=params.region,
+        as_of=params.as_of,
+        ranked=params.list == "ranked",
+        q=params.q,
+    )
     wait = new_past_date_wait(
         category=category,
-        as_of=params.as_of,
+        as_of=filters.as_of,
         client=client_address(request),
         unlimited=request.user.is_staff,
         with_movement=False,
@@ -141,17 +155,7 @@ def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
         response = error_response(request, 429, "too_many_requests", message)
         response["Retry-After"] = str(wait)
         return response
-    ranking = selectors.ranking_page(
-        category=category,
-        as_of=params.as_of,
-        continent=params.continent,
-        country=params.country,
-        region=params.region,
-        ranked=params.list == "ranked",
-        q=params.q,
-        limit=params.limit,
-        offset=params.offset,
-    )
+    ranking = selectors.ranking_page(category=category, filters=filters, limit=params.limit, offset=params.offset)
     return {
         **serializers.page(request, count=ranking.count, limit=params.limit, offset=params.offset),
         "category": serializers.category_ref(category),
@@ -178,7 +182,7 @@ def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
 )
 def players(request, params: Query[SearchParams]):
     """Players by name, or by the start of their membership number."""
-    rows = selectors.player_search(q=params.q)
+    rows = player_search(query=params.q)
     page = serializers.page(request, count=rows.count(), limit=params.limit, offset=params.offset)
     page_rows = rows[params.offset : params.offset + params.limit]
     return {**page, "results": [serializers.player(request, each) for each in page_rows]}

@@ -7,8 +7,6 @@ from typing import Annotated, Literal
 from ninja import Field, Path, Schema
 from pydantic import field_validator
 
-from players import geography
-
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
 MAX_OFFSET = 1_000_000_000
@@ -57,6 +55,11 @@ class SearchParams(PageParams):
 
 
 class RankingParams(SearchParams):
+    # Parsed here; the places and the date are then checked as the ranking pages check theirs
+    # (ratings.selectors.ranking_filters), so both refuse the same lists in the same words.
+    q: str = Field(
+        "", max_length=100, description="Part of a name, or the start of a membership number (a team: any member's)."
+    )
     continent: str = Field("", description="Continent code: AF, AN, AS, EU, NA, OC or SA.")
     country: str = Field("", description="ISO 3166-1 alpha-2 country code, e.g. `DE`.")
     region: str = Field("", description="ISO 3166-2 region code, e.g. `DE-BY`.")
@@ -69,27 +72,6 @@ class RankingParams(SearchParams):
     @classmethod
     def _upper(cls, value):
         return value.strip().upper() if isinstance(value, str) else value
-
-    @field_validator("continent")
-    @classmethod
-    def _known_continent(cls, value):
-        if value and value not in geography.CONTINENT_NAMES:
-            raise ValueError(f"unknown continent {value!r}: use one of {', '.join(geography.CONTINENT_NAMES)}")
-        return value
-
-    @field_validator("country")
-    @classmethod
-    def _known_country(cls, value):
-        if value and not geography.is_country(value):
-            raise ValueError(f"unknown country {value!r}: use an ISO 3166-1 alpha-2 code such as DE")
-        return value
-
-    @field_validator("region")
-    @classmethod
-    def _known_region(cls, value):
-        if value and not geography.is_region(value):
-            raise ValueError(f"unknown region {value!r}: use an ISO 3166-2 code such as DE-BY")
-        return value
 
 
 class HistoryParams(PageParams):

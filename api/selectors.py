@@ -1,24 +1,23 @@
 """Reads behind the API: each runs a fixed number of queries, however long the page.
 
-Rankings read today's list from `CurrentRating` (kept ready by every
-recompute) and a past date's list from its snapshot (`ratings.snapshots`,
-written once per date and history version), as the site's ranking pages do,
-so both give the same ranks.
+Ranking lists are read through the site's one read path
+(`ratings.selectors.rankings`), with the same filters checked the same way
+(`ratings.selectors.ranking_filters`) as the ranking pages and their
+exports: the same rows, ranks, searches and refusals. Player search is
+`players.selectors.player_search`, as on the players page.
 """
 
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
 from players.models import Player
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset, SnapshotRating
-from ratings.ranking_pages import as_of_refusal
-from ratings.selectors.lists import LEVEL_RANK
-from ratings.services import current_ratings_refresh_if_stale
-from ratings.snapshots import ranking_snapshots
+from ratings.selectors.ranking_filters import RankingFilters, RankingFiltersInvalid, ranking_filters
+from ratings.selectors.rankings import ranking_page_rows
 
 PUBLIC_EVENT_STATUSES = (EventStatus.SUBMITTED, EventStatus.RATED)  # drafts are the organizer's, not the public's
 HISTORY_RULESETS = (Ruleset.DCI_2001, Ruleset.DCI_1997, Ruleset.MATCH_POINTS)  # rulesets rated match by match
@@ -31,30 +30,11 @@ class NotFound(Exception):
 
 
 class BadRequest(Exception):
-    def __init__(self, message: str, parameter: str = ""):
+    """A 400: `details` maps each parameter at fault to why (the message says it all in one)."""
+
+    def __init__(self, message: str, parameter: str = "", *, details: dict[str, str] | None = None):
         super().__init__(message)
-        self.parameter = parameter
-
-
-@dataclass(frozen=True, slots=True)
-class ListedRating:
-    """One row of a ranking list, whichever way it was read."""
-
-    rank: int | None
-    id: str
-    name: str
-    country: str
-    continent: str
-    region: str
-    rating: float
-    matches: int
-    ranked: bool
-    provisional: bool
-    last_played: datetime.date | None
-    world_rank: int | None
-    continent_rank: int | None
-    country_rank: int | None
-    region_rank: int | None
+        self.details = details if details is not None else ({parameter: message} if parameter else {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +42,7 @@ class RankingPage:
     as_of: datetime.date
     level: str
     count: int
-    rows: list[ListedRating]
+    rows: list[CurrentRating | SnapshotRating]  # with `rank` at the level (ratings.selectors.rankings.ROW_FIELDS)
 
 
 def category_get(*, slug: str) -> Category:
@@ -72,69 +52,29 @@ def category_get(*, slug: str) -> Category:
     return category
 
 
-def level_of(*, continent: str = "", country: str = "", region: str = "") -> str:
-    """The narrowest place asked for decides which rank a list shows (as in `ranking_list`)."""
-    return "region" if region else "country" if country else "continent" if continent else "world"
+def ranking_filters_of(
+    *, continent: str, country: str, region: str, as_of: datetime.date | None, ranked: bool, q: str
+) -> RankingFilters:
+    """The ranking pages' filters for these parameters, or a BadRequest in the pages' words."""
+    try:
+        return ranking_filters(
+            continent=continent, country=country, region=region, as_of=as_of, unranked=not ranked, search=q
+        )
+    except RankingFiltersInvalid as invalid:
+        raise BadRequest(" ".join(invalid.errors.values()), details=invalid.errors) from None
 
 
-def ranking_page(
-    *,
-    category: Category,
-    as_of: datetime.date | None,
-    continent: str,
-    country: str,
-    region: str,
-    ranked: bool,
-    q: str,
-    limit: int,
-    offset: int,
-) -> RankingPage:
-    today = timezone.localdate()
-    refusal = as_of and as_of_refusal(as_of, today=today)
-    if refusal:
-        raise BadRequest(refusal, "as_of")
-    level = level_of(continent=continent, country=country, region=region)
-    if as_of is None or as_of == today:
-        current_ratings_refresh_if_stale(category=category)
-        rows = _place_filtered(CurrentRating.objects.filter(category=category), continent, country, region, ranked, q)
-        rows = rows.order_by("-rating", "name", "display_id")
-        as_of = today
-    else:
-        snapshot = ranking_snapshots(category=category, dates=[as_of])[as_of]
-        rows = _place_filtered(SnapshotRating.objects.filter(snapshot=snapshot), continent, country, region, ranked, q)
-        # A snapshot's positions count each list in the order the pages show (rating, name, number).
-        rows = rows.order_by(f"{level}_position")
-    count = rows.count()
-    listed = [_listed(row, level) for row in rows[offset : offset + limit]]
-    return RankingPage(as_of, level, count, listed)
+def ranking_page(*, category: Category, filters: RankingFilters, limit: int, offset: int) -> RankingPage:
+    """A page of the list, read as the ranking pages read theirs: by rank or position where the list allows.
 
-
-def _place_filtered(rows: QuerySet, continent, country, region, ranked, q) -> QuerySet:
-    rows = rows.filter(ranked=ranked)
-    for field, value in (("continent", continent), ("country", country), ("region", region)):
-        if value:
-            rows = rows.filter(**{field: value})
-    if q:
-        rows = rows.filter(Q(name__icontains=q) | Q(display_id__istartswith=q))
-    return rows
-
-
-def _listed(row: CurrentRating | SnapshotRating, level: str) -> ListedRating:
-    return ListedRating(
-        getattr(row, LEVEL_RANK[level]), row.display_id, row.name, row.country, row.continent, row.region,
-        row.rating, row.matches, row.ranked, row.provisional, row.last_played,
-        row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
-    )  # fmt: skip
+    The rows carry no movement (the month before's list is neither read nor written).
+    """
+    rows = ranking_page_rows(category=category, filters=filters, with_movement=False)
+    count = len(rows)
+    return RankingPage(filters.as_of or timezone.localdate(), filters.level, count, rows[offset : offset + limit])
 
 
 # Players ------------------------------------------------------------------
-
-
-def player_search(*, q: str) -> QuerySet:
-    players = Player.objects.public().order_by("name", "membership_number")
-    if q:
-        players = players.filter(Q(name__icontains=q) | Q(membership_number__istartswith=q))
-    return players
 
 
 def player_get(*, membership_number: str) -> Player:
@@ -147,15 +87,6 @@ def player_get(*, membership_number: str) -> Player:
 def player_current_ratings(*, player: Player) -> list[CurrentRating]:
     """Today's rating in every individual category the player is rated in, in category order."""
     categories = list(Category.objects.filter(team_size=1))
-    stale = set(
-        CurrentRating.objects.filter(category__in=categories)
-        .exclude(built_on=timezone.localdate())
-        .values_list("category_id", flat=True)
-        .distinct()
-    )
-    for category in categories:
-        if category.pk in stale:  # one query to find them rather than one per category
-            current_ratings_refresh_if_stale(category=category)
     rows = CurrentRating.objects.filter(category__in=categories, participant_id=player.participant_id)
     by_category = {row.category_id: row for row in rows}
     ratings = []

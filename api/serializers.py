@@ -9,8 +9,13 @@ from players.models import Participant, Player
 from ratings.engine import displayed
 from ratings.models import Category, CurrentRating, RatingEntry
 from ratings.selectors.lists import LEVEL_RANK
+from ratings.selectors.rankings import row_columns
 
 RESULT_OF_SCORE = {1.0: "win", 0.0: "loss"}  # anything between is a draw (1/2, or 1/3 under match points)
+
+# A ranking row's fields as the API names them (schemas.RankingRow), and those of a player's rating in a category.
+RANKING_ROW = row_columns(rename={"display_id": "id"})
+PLAYER_RATING = row_columns(leave_out=("rank", "display_id", "name", "country", "continent", "region"))
 
 
 def page(request: HttpRequest, *, count: int, limit: int, offset: int) -> dict:
@@ -61,21 +66,12 @@ def ranks(row) -> dict:
 
 
 def ranking_row(request, row, category: Category) -> dict:
+    """A listed row (ratings.selectors.rankings.ROW_FIELDS) of the category's list."""
     return {
-        "rank": row.rank,
-        "id": row.id,
-        "name": row.name,
-        "country": row.country,
-        "continent": row.continent,
-        "region": row.region,
-        "rating": row.rating,
+        **{name: getattr(row, field) for name, field in RANKING_ROW.items()},
         "rating_display": displayed(row.rating, category.display_rounding),
-        "matches": row.matches,
-        "ranked": row.ranked,
-        "provisional": row.provisional,
-        "last_played": row.last_played,
         "ranks": ranks(row),
-        "player_url": url(request, "player", row.id) if category.team_size == 1 else None,
+        "player_url": url(request, "player", row.display_id) if category.team_size == 1 else None,
     }
 
 
@@ -95,12 +91,8 @@ def player_rating(request, player: Player, row: CurrentRating) -> dict:
     has_history = row.category.ruleset in HISTORY_RULESETS
     return {
         "category": category_ref(row.category),
-        "rating": row.rating,
+        **{name: getattr(row, field) for name, field in PLAYER_RATING.items()},
         "rating_display": displayed(row.rating, row.category.display_rounding),
-        "matches": row.matches,
-        "ranked": row.ranked,
-        "provisional": row.provisional,
-        "last_played": row.last_played,
         "ranks": ranks(row),
         "history_url": history_url if has_history else None,
     }

@@ -1,8 +1,13 @@
 """Events, matches and standings in the admin site. A match is changed through the correction services,
-so every edit is logged and rated again like a correction made on the site's own pages."""
+so every edit is logged and rated again like a correction made on the site's own pages.
+
+Each save or removal of rated results here says so (events.signals.results_changed), once per change: the
+ratings app queues the recomputes.
+"""
 
 from django import forms
 from django.contrib import admin
+from django.db import transaction
 from django.db.models import F, Q
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -10,6 +15,14 @@ from django.utils.html import format_html, format_html_join
 
 from corrections.services import NewMatch, Result, match_add, match_correct
 from events.models import Event, Match, MatchResult, Standing
+from events.services import (
+    event_change_kinds,
+    event_kinds,
+    event_rated_fields,
+    event_rated_fields_stored,
+    kinds_merge,
+    results_changed_send,
+)
 from players.models import Participant
 
 PARTICIPANT_SEARCH_FIELDS = ["player__membership_number", "player__name", "team__name", "team__member_key"]
@@ -113,6 +126,44 @@ class EventAdmin(admin.ModelAdmin):
         label = model._meta.verbose_name if count == 1 else model._meta.verbose_name_plural
         return format_html('<a href="{}">{} {}</a>', url, count, label)
 
+    def save_model(self, request, obj, form, change):
+        # An event moved to another date or format changes its old kind and its new one.
+        before = event_rated_fields_stored(event_id=obj.pk) if change else None
+        super().save_model(request, obj, form, change)
+        kinds = event_change_kinds(before=before, after=event_rated_fields(event=obj))
+        results_changed_send(kinds=kinds, reason=f"{obj} {'changed' if change else 'added'}", requested_by=request.user)
+
+    def delete_model(self, request, obj):
+        kinds = event_kinds(events=[obj])
+        super().delete_model(request, obj)
+        results_changed_send(kinds=kinds, reason=f"{obj} removed", requested_by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():  # the admin's actions run outside a transaction: the runs go with the deletion
+            events = list(queryset)
+            super().delete_queryset(request, queryset)
+            results_changed_send(kinds=event_kinds(events=events), reason=_removed(events), requested_by=request.user)
+
+
+def _removed(rows) -> str:
+    return f"{rows[0]} removed" if len(rows) == 1 else f"{len(rows)} {rows[0]._meta.verbose_name_plural} removed"
+
+
+class ResultRowsAdmin(admin.ModelAdmin):
+    """Matches and standings: removing them in the admin asks for the recompute of their events' lists."""
+
+    def delete_model(self, request, obj):
+        kinds = event_kinds(events=[obj.event])
+        super().delete_model(request, obj)
+        results_changed_send(kinds=kinds, reason=f"result removed in {obj.event}", requested_by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():  # the admin's actions run outside a transaction: the runs go with the deletion
+            rows = list(queryset.select_related("event"))
+            super().delete_queryset(request, queryset)
+            kinds = event_kinds(events={row.event_id: row.event for row in rows}.values())
+            results_changed_send(kinds=kinds, reason=_removed(rows), requested_by=request.user)
+
 
 RESULT_FIELDS = ["games1", "games2", "draws", "elimination"]
 PAIRING_FIELDS = ["event", "round", "participant1", "participant2"]
@@ -167,7 +218,7 @@ class MatchAdminForm(forms.ModelForm):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ResultRowsAdmin):
     """Matches are changed through the correction services: a reason, a Correction record and a recompute.
 
     An existing match keeps its pairing (remove it and add the right one
@@ -260,10 +311,17 @@ class StandingAdminForm(forms.ModelForm):
 
 
 @admin.register(Standing)
-class StandingAdmin(admin.ModelAdmin):
+class StandingAdmin(ResultRowsAdmin):
     form = StandingAdminForm
     list_display = ["event", "rank", "participant", "vp", "gw", "final"]
     list_filter = [EventFilter, "final"]
     list_select_related = ["event", "participant__player", "participant__team"]
     search_fields = ["event__name", "event__code", *_participant_search_fields("participant")]
     autocomplete_fields = ["event", "participant"]
+
+    def save_model(self, request, obj, form, change):
+        # A standing moved to another event changes the results of both.
+        moved_from = Standing.objects.select_related("event").get(pk=obj.pk).event if change else obj.event
+        super().save_model(request, obj, form, change)
+        kinds = kinds_merge(event_kinds(events=[moved_from]), event_kinds(events=[obj.event]))
+        results_changed_send(kinds=kinds, reason=f"result changed in {obj.event}", requested_by=request.user)

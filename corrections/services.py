@@ -13,16 +13,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.selectors import user_player
 from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind, CorrectionSource
 from corrections.selectors import match_label, participants_of_player
 from events.models import Event, EventStatus, Match
+from events.services import event_kinds, results_changed_send
 from players.models import Participant
-from ratings.models import RecomputeRun, RecomputeStatus
-from ratings.services import categories_rating, recompute_enqueue
 
 # At most this many appeals per account in any 24 hours (settings.APPEALS_PER_DAY overrides it).
 APPEALS_PER_DAY = 5
@@ -204,39 +203,13 @@ def _record(match: Match, *, kind: str, source: str, old: Result | None, new: Re
     )
 
 
-def _last_run_id() -> int:
-    return RecomputeRun.objects.aggregate(last=Max("pk"))["last"] or 0
+def _results_changed(event: Event, correction: Correction, *, by) -> None:
+    """Ask for the recompute of every list the event feeds, from its date, with the correction's reason and author.
 
-
-def _recompute_queue(event: Event, *, reason: str, by, after_run_id: int) -> list[RecomputeRun]:
-    """One queued recompute per category the event feeds, from its date, labelled with the correction.
-
-    Saving or deleting a match has made ratings.signals queue a run in this
-    transaction (one per category, from the event's date): that run gets the
-    correction's reason and author instead of a second run being queued.
+    A draft's results are rated once it is submitted: nothing is asked for them.
     """
-    if event.status == EventStatus.DRAFT:
-        return []
-    runs = []
-    for category in categories_rating(format=event.format, team_size=event.team_size):
-        queued = RecomputeRun.objects.filter(
-            pk__gt=after_run_id,
-            category=category,
-            status=RecomputeStatus.QUEUED,
-            requested_by__isnull=True,
-            since__lte=event.date,
-        ).first()
-        if queued is not None:
-            queued.reason, queued.requested_by = reason[:200], by
-            queued.save(update_fields=["reason", "requested_by"])
-            runs.append(queued)
-        elif run := recompute_enqueue(category=category, since=event.date, reason=reason, requested_by=by):
-            runs.append(run)
-    return runs
-
-
-def _run_reason(correction: Correction) -> str:
-    return f"correction #{correction.pk}: {correction.get_kind_display().lower()} in {correction.event_name}"
+    reason = f"correction #{correction.pk}: {correction.get_kind_display().lower()} in {correction.event_name}"
+    results_changed_send(kinds=event_kinds(events=[event]), reason=reason, requested_by=by)
 
 
 class MatchGone(Exception):
@@ -269,7 +242,6 @@ def match_correct(
     _check_result(result, bye=match.is_bye)
     if result == old:
         raise ValidationError("That is the result already recorded: nothing to correct.")
-    last_run = _last_run_id()
     match.games1, match.games2, match.draws, match.elimination = (
         result.games1,
         result.games2,
@@ -280,7 +252,7 @@ def match_correct(
     source = CorrectionSource.APPEAL if appeal is not None else CorrectionSource.ADMIN
     correction = _record(match, kind=CorrectionKind.RESULT, source=source, old=old, new=result, reason=reason, by=by,
                          appeal=appeal)  # fmt: skip
-    _recompute_queue(match.event, reason=_run_reason(correction), by=by, after_run_id=last_run)
+    _results_changed(match.event, correction, by=by)
     return correction
 
 
@@ -292,14 +264,13 @@ def match_remove(*, match: Match, reason: str, by, expected: Result | None = Non
     old = Result.of(match)
     if expected is not None and old != expected:
         raise ValidationError("The match was changed since you looked at it: check it again before removing it.")
-    last_run = _last_run_id()
     correction = _record(match, kind=CorrectionKind.REMOVAL, source=CorrectionSource.ADMIN, old=old, new=None,
                          reason=reason, by=by)  # fmt: skip
     for appeal in Appeal.objects.open().filter(match=match).select_for_update():
         _decide(appeal, status=AppealStatus.REJECTED, by=by, reason=f"The match was removed: {reason}")
     event = match.event
     match.delete()
-    _recompute_queue(event, reason=_run_reason(correction), by=by, after_run_id=last_run)
+    _results_changed(event, correction, by=by)
     return correction
 
 
@@ -343,7 +314,6 @@ def match_add(*, new: NewMatch, reason: str, by) -> Correction:
     problems = new_match_problems(NewMatch(event, new.round, new.participant1, new.participant2, new.result))
     if problems:
         raise ValidationError(problems)
-    last_run = _last_run_id()
     match = Match.objects.create(
         event=event,
         round=new.round,
@@ -356,5 +326,5 @@ def match_add(*, new: NewMatch, reason: str, by) -> Correction:
     )
     correction = _record(match, kind=CorrectionKind.ADDITION, source=CorrectionSource.ADMIN, old=None,
                          new=new.result, reason=reason, by=by)  # fmt: skip
-    _recompute_queue(event, reason=_run_reason(correction), by=by, after_run_id=last_run)
+    _results_changed(event, correction, by=by)
     return correction

@@ -12,12 +12,14 @@ from django.template.defaultfilters import filesizeformat
 from django_countries import countries
 
 from events.models import Event, FinalPlacing, KValue
+from organize.importer.errors import Origin
+from organize.importer.rows import Row
 from organize.services import NEW_PLAYERS_PER_UPLOAD
 from players.formatting import format_name
 from players.models import MEMBERSHIP_NUMBER_PATTERN
 from players.names import validate_name
 from ratings.models import Category, Ruleset
-from ratings.services import categories_rating
+from ratings.selectors.history import categories_rating
 
 MEMBERSHIP_NUMBER = re.compile(MEMBERSHIP_NUMBER_PATTERN)
 K_HELP = (
@@ -311,6 +313,15 @@ class NewPlayersForm(forms.Form):
 class MatchRowForm(forms.Form):
     """One match of a round, as typed. The importer's rules check it; the fields only carry text."""
 
+    # matches.csv column -> the field that carries it: a problem with the column is shown on the field.
+    COLUMNS = {
+        "player1_id": "player1",
+        "player2_id": "player2",
+        "player1_games": "games1",
+        "player2_games": "games2",
+        "draws": "draws",
+    }
+
     player1 = forms.CharField(required=False, max_length=64, label="Player 1")
     player2 = forms.CharField(required=False, max_length=64, label="Player 2", help_text="Empty for a bye.")
     games1 = forms.CharField(required=False, max_length=5, label="Games won by player 1")
@@ -326,6 +337,9 @@ class MatchRowForm(forms.Form):
 
 
 class StandingRowForm(forms.Form):
+    # standings.csv column -> the field that carries it.
+    COLUMNS = {"player_id": "player", "rank": "rank", "vp": "vp", "gw": "gw", "final": "final"}
+
     player = forms.CharField(required=False, max_length=64, label="Player")
     rank = forms.CharField(required=False, max_length=6, label="Rank")
     vp = forms.CharField(required=False, max_length=8, label="VP", help_text="Halves allowed: 2.5")
@@ -349,11 +363,12 @@ class RoundForm(forms.Form):
     )
 
 
-def typed_rows(formset) -> list[tuple[int, dict]]:
-    """(form index, values typed) of the formset's rows that hold anything."""
+def typed_rows(formset) -> list[Row]:
+    """The formset's rows that hold anything, as rows of the importer's file: the values typed by the file's
+    column names (the form's COLUMNS), each from its form row."""
     rows = []
     for index, form in enumerate(formset.forms):
-        values = {name: (form.cleaned_data.get(name) or "").strip() for name in form.fields}
+        values = {column: (form.cleaned_data.get(name) or "").strip() for column, name in form.COLUMNS.items()}
         if any(values.values()):
-            rows.append((index, values))
+            rows.append(Row(values, Origin(form_row=index)))
     return rows

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from accounts.selectors import user_manages_all_events
 from events.models import Event, EventStatus, Match, Standing
 from ratings.models import RecomputeRun
-from ratings.services import categories_rating
+from ratings.selectors.history import categories_rating
 
 
 def organize_events(*, user) -> QuerySet[Event]:
@@ -54,7 +54,7 @@ def event_results_summary(*, event: Event) -> ResultsSummary:
 def event_rating_jobs(*, event: Event) -> list[RecomputeRun]:
     """For each category the event feeds, the latest recompute covering its date since it was recorded.
 
-    Submitting queues one per category (ratings.signals); runs queued together
+    Submitting queues one per category (ratings.receivers); runs queued together
     are carried out together, so the latest one tells how the rating is doing.
     """
     if event.status == EventStatus.DRAFT:

@@ -13,15 +13,18 @@ from django.utils import timezone
 from accounts.selectors import user_can_organize, user_manages_all_events
 from corrections.models import CorrectionSource
 from events.models import Event, EventStatus, Match, Standing
+from events.services import event_change_kinds, event_kinds, event_rated_fields, results_changed_send
 from organize.importer.errors import BundleError
 from organize.importer.event_results import EventResultsCheck, event_ref, event_results_check
-from organize.importer.validation import ValidBundle
-from organize.importer.writing import BundleWriter, ImportCorrections, ImportReport
-from organize.results import stored_results_files
+from organize.importer.records import ValidBundle
+from organize.importer.report import ImportReport
+from organize.importer.rows import Row
+from organize.importer.writing import BundleWriter
+from organize.importer.writing_results import ImportCorrections
+from organize.results import stored_results
 from players.models import Participant, Player, Team, team_member_key
 from ratings.models import RecomputeRun, RecomputeStatus
-from ratings.services import categories_rating
-from ratings.signals import recompute_from
+from ratings.selectors.history import categories_rating
 
 SUBMITTED_IS_FOR_ADMINS = "This event has been submitted: only admins change it now."
 REGISTERED_MEANWHILE = (
@@ -114,13 +117,16 @@ def event_create(*, organizer, **fields) -> Event:
 
 @transaction.atomic
 def event_update(*, event: Event, by, **fields) -> Event:
-    """Change an event's details. On a submitted event (admins) the signals queue the recompute it needs."""
+    """Change an event's details; an admin changing a submitted event's rated details has its lists recomputed."""
     event = _locked(event)
     _require_editable(event, by)
+    before = event_rated_fields(event=event)
     for name, value in fields.items():
         setattr(event, name, value)
     event.full_clean()
     event.save()
+    kinds = event_change_kinds(before=before, after=event_rated_fields(event=event))
+    results_changed_send(kinds=kinds, reason=f"{event} changed", requested_by=by)
     return event
 
 
@@ -179,9 +185,15 @@ def _drop_what_nobody_plays(check: EventResultsCheck) -> None:
 
 @transaction.atomic
 def event_results_replace(
-    *, event: Event, by, files: dict[str, bytes], new_players: dict[str, tuple[str, str]] | None = None
+    *,
+    event: Event,
+    by,
+    files: dict[str, bytes] | None = None,
+    rows: dict[str, list[Row]] | None = None,
+    new_players: dict[str, tuple[str, str]] | None = None,
 ) -> ImportReport:
-    """Make `files` (the importer's files, without events.csv) the event's results.
+    """Make `files` (the importer's files, without events.csv, as uploaded) or `rows` (those files' rows, as
+    typed in a form: organize.results) the event's results.
 
     Checked first, by the importer's rules; raises ResultsInvalid with every
     error and writes nothing when there is one. Stored matches and standings
@@ -191,7 +203,7 @@ def event_results_replace(
     """
     event = _locked(event)
     _require_editable(event, by)
-    check = event_results_check(event=event, files=files, new_players=new_players)
+    check = event_results_check(event=event, files=files, rows=rows, new_players=new_players)
     if not check.valid:
         raise ResultsInvalid(check)
     _keep_stored_players_and_teams(check)
@@ -225,10 +237,8 @@ def event_results_replace(
     _pending_players_prune(pending_before)  # those the new results no longer name
     report = writer.report
     report.affected = writer.affected_categories()
-    if event.status != EventStatus.DRAFT and report.affected:
-        # The writer's inserts and updates send no signals (its deletes do): queue the recompute here,
-        # through the signals' own queueing, which keeps one run per category in this transaction.
-        recompute_from(format=event.format, team_size=event.team_size, since=event.date, reason=f"{event} corrected")
+    if report.affected:  # a draft's kinds are empty: it is rated once submitted
+        results_changed_send(kinds=event_kinds(events=[event]), reason=f"{event} corrected", requested_by=by)
     return report
 
 
@@ -238,7 +248,7 @@ def event_submit(*, event: Event, by) -> list[RecomputeRun]:
 
     The stored results are checked again against the event's details as they
     are now (the number of players may have been edited since the upload).
-    The status change itself queues the recomputes (ratings.signals).
+    Submitting asks for the recomputes (events.signals.results_changed).
     """
     event = _locked(event)
     _require_editable(event, by)
@@ -246,11 +256,12 @@ def event_submit(*, event: Event, by) -> list[RecomputeRun]:
         raise ValidationError("This event has been submitted already.")
     if event.date > timezone.localdate():
         raise ValidationError("An event is submitted once it has been played: its date is in the future.")
-    check = event_results_check(event=event, files=stored_results_files(event))
+    check = event_results_check(event=event, rows=stored_results(event))
     if not check.valid:
         raise ResultsInvalid(check)
     event.status = EventStatus.SUBMITTED
     event.save(update_fields=["status"])
+    results_changed_send(kinds=event_kinds(events=[event]), reason=f"{event} changed", requested_by=by)
     Player.objects.filter(_players_named(event), public=False).update(public=True)
     categories = categories_rating(format=event.format, team_size=event.team_size)
     return list(RecomputeRun.objects.filter(category__in=categories, status=RecomputeStatus.QUEUED))

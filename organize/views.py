@@ -25,24 +25,18 @@ from organize.filters import OrganizeEventFilter
 from organize.forms import (
     RESULT_FILES,
     EventForm,
+    MatchRowForm,
     MatchRowFormSet,
     NewPlayersForm,
     ResultsUploadForm,
     RoundForm,
+    StandingRowForm,
     StandingRowFormSet,
     typed_rows,
 )
 from organize.importer.event_results import event_ref
-from organize.results import (
-    MATCH_FORM_COLUMNS,
-    STANDING_FORM_COLUMNS,
-    PlacedErrors,
-    form_errors_placed,
-    round_files,
-    standings_files,
-    stored_results_problems,
-    upload_errors_placed,
-)
+from organize.problems import PlacedErrors, form_errors_placed, stored_results_problems, upload_errors_placed
+from organize.results import round_results, standings_results
 from organize.tables import OrganizeEventTable, PreviewChangeTable, PreviewPointsTable
 from players.models import Participant
 from ratings.preview import event_preview
@@ -254,19 +248,19 @@ def round_entry(request, event_id, round_number):
     players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
     placed, status = None, 200
     if posted and not players_form.refused and formset.is_valid() and round_form.is_valid():
-        form_files = round_files(
+        results = round_results(
             event,
             round_number=round_number,
-            rows=typed_rows(formset),
+            typed=typed_rows(formset),
             elimination=round_form.cleaned_data["elimination"],
         )
         try:
             services.event_results_replace(
-                event=event, by=request.user, files=form_files.files, new_players=players_form.new_players()
+                event=event, by=request.user, rows=results, new_players=players_form.new_players()
             )
         except services.ResultsInvalid as invalid:
             status = _status_of(invalid)
-            placed = form_errors_placed(invalid.check, form_files, MATCH_FORM_COLUMNS)
+            placed = form_errors_placed(invalid.check, MatchRowForm.COLUMNS)
             _apply_form_errors(formset, placed)
             players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
         else:
@@ -315,14 +309,14 @@ def standings_entry(request, event_id):
     players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
     placed, status = None, 200
     if posted and not players_form.refused and formset.is_valid():
-        form_files = standings_files(event, rows=typed_rows(formset))
+        results = standings_results(event, typed=typed_rows(formset))
         try:
             services.event_results_replace(
-                event=event, by=request.user, files=form_files.files, new_players=players_form.new_players()
+                event=event, by=request.user, rows=results, new_players=players_form.new_players()
             )
         except services.ResultsInvalid as invalid:
             status = _status_of(invalid)
-            placed = form_errors_placed(invalid.check, form_files, STANDING_FORM_COLUMNS)
+            placed = form_errors_placed(invalid.check, StandingRowForm.COLUMNS)
             _apply_form_errors(formset, placed)
             players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
         else:

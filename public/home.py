@@ -2,7 +2,7 @@ from django.shortcuts import render
 
 from events import selectors
 from ratings.models import Category
-from ratings.ranking_pages import category_leaders
+from ratings.selectors.leaders import category_leaders
 
 HOME_LEADERS = 10
 

@@ -3,8 +3,7 @@ from datetime import date
 from django import forms
 from django.utils import timezone
 
-from players import geography
-from ratings.ranking_pages import RankingFilters, as_of_refusal, country_name
+from ratings.selectors.ranking_filters import RankingFilters, RankingFiltersInvalid, ranking_filters
 
 UNRANKED = "unranked"
 
@@ -32,52 +31,23 @@ class RankingFiltersForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.today = today or timezone.localdate()
 
-    def clean_continent(self) -> str:
-        code = self.cleaned_data["continent"].upper()
-        if code and code not in geography.CONTINENT_NAMES:
-            names = ", ".join(f"{code} ({name})" for code, name in geography.CONTINENT_NAMES.items())
-            raise forms.ValidationError(f"“{code}” is not a continent. Continents: {names}.")
-        return code
-
-    def clean_country(self) -> str:
-        code = self.cleaned_data["country"].upper()
-        if code and not geography.is_country(code):
-            raise forms.ValidationError(f"“{code}” is not a country code (ISO 3166-1 alpha-2, such as DE or US).")
-        return code
-
-    def clean_region(self) -> str:
-        code = self.cleaned_data["region"].upper()
-        if code and not geography.is_region(code):
-            raise forms.ValidationError(f"“{code}” is not a region code (ISO 3166-2, such as DE-BY or US-CA).")
-        return code
-
-    def clean_as_of(self) -> date | None:
-        day = self.cleaned_data["as_of"]
-        refusal = day and as_of_refusal(day, today=self.today)
-        if refusal:
-            raise forms.ValidationError(refusal)
-        return day
-
     def clean(self):
+        """The place, date and search checked as for every reader of the lists (`ranking_filters`)."""
         data = super().clean()
-        region, country, continent = data.get("region"), data.get("country"), data.get("continent")
-        if region:
-            region_country = region.split("-")[0]
-            if country and country != region_country:
-                self.add_error("region", f"{region} is not a region of {country_name(country)}.")
-                return data
-            data["country"] = country = region_country  # a region alone implies its country
-        if country and continent and geography.continent_of(country) != continent:
-            self.add_error("country", f"{country_name(country)} is not in {geography.CONTINENT_NAMES[continent]}.")
+        try:
+            self._filters = ranking_filters(
+                continent=data.get("continent") or "",
+                country=data.get("country") or "",
+                region=data.get("region") or "",
+                as_of=data.get("as_of"),
+                unranked=data.get("list") == UNRANKED,
+                search=data.get("q") or "",
+                today=self.today,
+            )
+        except RankingFiltersInvalid as invalid:
+            for field, message in invalid.errors.items():
+                self.add_error(field, message)
         return data
 
     def filters(self) -> RankingFilters:
-        data = self.cleaned_data
-        return RankingFilters(
-            continent=data["continent"],
-            country=data["country"],
-            region=data["region"],
-            as_of=data["as_of"],
-            unranked=data["list"] == UNRANKED,
-            search=data["q"].strip(),
-        )
+        return self._filters

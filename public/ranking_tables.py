@@ -19,7 +19,8 @@ from django_tables2.utils import OrderBy, segment
 from players import geography
 from ratings.engine import displayed
 from ratings.models import Category, Ruleset
-from ratings.ranking_pages import ListRows, country_name, flag_url
+from ratings.selectors.places import country_name, flag_url
+from ratings.selectors.rankings import ListRows
 
 
 @cache
@@ -34,7 +35,7 @@ def _classes(name: str, *extra: str) -> dict:
 
 
 class ListData(TableData):
-    """A list's rows (ranking_pages.ListRows) for django-tables2: sorted and paginated in the database."""
+    """A list's rows (ratings.selectors.rankings.ListRows) for django-tables2: sorted and paginated in the database."""
 
     def __len__(self):
         return len(self.data)

@@ -11,12 +11,15 @@ from django.utils import timezone
 
 from lib.client_address import client_address
 from players import geography
-from public import ranking_export
 from public.ranking_forms import UNRANKED, RankingFiltersForm
 from public.ranking_tables import RankingTable
-from ratings import ranking_pages
+from ratings import exports
 from ratings.models import Category
-from ratings.ranking_pages import RankingFilters
+from ratings.selectors.leaders import category_leaders
+from ratings.selectors.places import category_places, country_name, place_name
+from ratings.selectors.ranking_filters import RankingFilters
+from ratings.selectors.rankings import new_past_date_wait, ranking_export_rows, ranking_page_rows
+from ratings.snapshots import end_of_previous_month
 
 PER_PAGE = 50
 PER_PAGE_LIMITS = (1, 200)
@@ -32,7 +35,7 @@ def too_many_new_dates(request, wait: int):
 
 def ranking_index(request):
     categories = list(Category.objects.all())
-    leaders = ranking_pages.category_leaders(categories=categories, limit=INDEX_LEADERS)
+    leaders = category_leaders(categories=categories, limit=INDEX_LEADERS)
     return render(
         request,
         "ratings/index.html",
@@ -54,7 +57,7 @@ def ranking_detail(request, slug):
         context = {"category": category, "category_tabs": _category_tabs(categories, None), "form": form}
         return render(request, "ratings/ranking.html", context, status=400)
     filters = form.filters()
-    wait = ranking_pages.new_past_date_wait(
+    wait = new_past_date_wait(
         category=category, as_of=filters.as_of, client=client_address(request), unlimited=request.user.is_staff
     )
     if wait:
@@ -64,10 +67,10 @@ def ranking_detail(request, slug):
 
     as_of = filters.as_of or today
     table = RankingTable(
-        ranking_pages.ranking_page_rows(category=category, filters=filters),
+        ranking_page_rows(category=category, filters=filters),
         category=category,
         unranked=filters.unranked,
-        previous_date=ranking_pages.end_of_previous_month(as_of),
+        previous_date=end_of_previous_month(as_of),
         order_by=request.GET.get("sort"),
     )
     _paginate(table, request)
@@ -94,15 +97,15 @@ def ranking_detail(request, slug):
 
 def _place_context(category: Category, filters: RankingFilters) -> dict:
     """The names along World › continent › country › region, and the places the pickers offer."""
-    places = ranking_pages.category_places(category=category)
+    places = category_places(category=category)
     continent = filters.continent or geography.continent_of(filters.country)
     return {
-        "place": ranking_pages.place_name(filters),
+        "place": place_name(filters),
         "places": places,
         "regions": places.regions.get(filters.country, []),
         "continent": continent,
         "continent_name": geography.CONTINENT_NAMES.get(continent, ""),
-        "country_name": ranking_pages.country_name(filters.country),
+        "country_name": country_name(filters.country),
         "region_name": geography.region_name(filters.region) if filters.region else "",
     }
 
@@ -203,11 +206,11 @@ def _export_url(category: Category, filters: RankingFilters, kind: str) -> str:
 def _export_response(category: Category, filters: RankingFilters, kind: str, today) -> HttpResponseBase:
     if kind not in ("csv", "json"):
         return HttpResponseBadRequest("_export: csv or json\n", content_type="text/plain; charset=utf-8")
-    rows = ranking_pages.ranking_export_rows(category=category, filters=filters)
+    rows = ranking_export_rows(category=category, filters=filters)
     if kind == "csv":
-        response = StreamingHttpResponse(ranking_export.csv_lines(rows), content_type="text/csv; charset=utf-8")
+        response = StreamingHttpResponse(exports.csv_lines(rows), content_type="text/csv; charset=utf-8")
     else:
-        response = StreamingHttpResponse(ranking_export.json_chunks(rows), content_type="application/json")
+        response = StreamingHttpResponse(exports.json_chunks(rows), content_type="application/json")
     name = "-".join(
         part
         for part in (

@@ -12,7 +12,7 @@ from ratings.models import (
     Ruleset,
     SnapshotRating,
 )
-from ratings.services import recompute_enqueue
+from ratings.services.runs import recompute_enqueue
 
 
 class CategoryAdminForm(forms.ModelForm):

@@ -6,4 +6,12 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self):
-        from ratings import signals  # noqa: F401  (connects the receivers)
+        from events.signals import results_changed
+        from ratings.receivers import results_changed_queue_recomputes
+
+        results_changed.connect(results_changed_queue_recomputes, dispatch_uid="ratings.queue_recomputes")
+
+        from ratings.jobs import recompute_job_wanted
+        from ratings.tasks import recompute_job_queue
+
+        recompute_job_wanted.connect(recompute_job_queue, dispatch_uid="ratings.queue_recompute_job")

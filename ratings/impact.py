@@ -17,14 +17,14 @@ from events.models import Event, EventStatus, Match
 from ratings.engine import ruleset_for
 from ratings.engine.history import result_of
 from ratings.models import Category, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
-from ratings.selectors.lists import participant_identities
-from ratings.services import (
+from ratings.selectors.history import (
     categories_rating,
     category_events,
     history_start_seq,
     matches_in_rating_order,
     states_before,
 )
+from ratings.selectors.lists import participant_identities
 
 # Replays of unaffected participants give bit-identical ratings; anything closer than this is unchanged.
 UNCHANGED = 1e-9

@@ -294,7 +294,7 @@ class CurrentRating(models.Model):
 class CurrentRank(models.Model):
     """A ranked participant's ranks in today's list (CurrentRating), on narrow rows that carry the rank indexes.
 
-    A page of a ranked list is read by rank (ratings.ranking_pages.RankSeek).
+    A page of a ranked list is read by rank (ratings.selectors.rankings.RankSeek).
     A corrected result moves the ranks of thousands of players: here each is
     a small row in five small indexes, where on the list it was a wide row in
     all of the list's indexes. The list's rows keep the same ranks for display.

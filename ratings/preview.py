@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from events.models import Event, Match, Standing
-from ratings import services
 from ratings.engine import LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
 from ratings.engine.history import result_of
 from ratings.engine.rulesets import DCI_1997_MIN_PLAYERS
 from ratings.models import Category, Ruleset
-from ratings.services import categories_rating, history_start_seq
+from ratings.selectors import history
+from ratings.selectors.history import categories_rating, history_start_seq
 
 
 def states_before(
@@ -31,7 +31,7 @@ def states_before(
     start rating.
     """
     start_seq = history_start_seq(category, event_date, event_id=event_id)
-    return services.states_before(category, start_seq, set(participants))
+    return history.states_before(category, start_seq, set(participants))
 
 
 # Elo categories -------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ from django.utils import timezone
 
 from lib.bulk import insert_rows
 from ratings.models import Category, CurrentRating, RankingSnapshot, RatingEntry, Ruleset, SnapshotRating
-from ratings.selectors.lists import RankingRow, ranking_rows
+from ratings.selectors.history import history_last_seq
+from ratings.selectors.lists import RankingRow, rank_sql, ranking_rows
 
 SNAPSHOTS_KEPT = 12  # per category: about 100,000 rows each for the largest lists
 
@@ -138,34 +139,6 @@ def _elo_snapshot_insert(snapshot_id: int, category: Category, as_of: date, base
     _ranked_insert(snapshot_id, category, standings, params)
 
 
-def history_last_seq(category: Category, day: date) -> int:
-    """The seq of the category's last match up to `day` (0 before the first), by bisection of the rating order.
-
-    Matches are rated in date order, so dates never decrease along seq: some
-    twenty steps through the (category, seq) index find the day's end, where
-    MAX(seq) ... WHERE event_date <= day read every row after it (0.7 s a year
-    back at a million matches). Each step reads the first seq at or after the
-    middle, so gaps in seq do no harm.
-    """
-    first = f"FROM {_HISTORY} WHERE category_id = %s AND seq >= (low + high + 1) / 2 ORDER BY seq LIMIT 1"
-    reached = f"(SELECT event_date {first}) <= %s"
-    sql = f"""
-        WITH RECURSIVE bisection(low, high) AS (
-            SELECT CAST(0 AS BIGINT), COALESCE((SELECT MAX(seq) FROM {_HISTORY} WHERE category_id = %s), 0)
-            UNION ALL
-            SELECT CASE WHEN {reached} THEN (SELECT seq {first}) ELSE low END,
-                   CASE WHEN {reached} THEN high ELSE (low + high + 1) / 2 - 1 END
-            FROM bisection WHERE low < high
-        )
-        SELECT low FROM bisection WHERE low >= high
-    """
-    pk = category.pk
-    with connection.cursor() as cursor:
-        day = day.isoformat()
-        cursor.execute(sql, [pk, pk, day, pk, pk, day])
-        return cursor.fetchone()[0]
-
-
 def _last_entries(category: Category, after: int, up_to: int) -> tuple[str, list]:
     """The last history row of each participant who played in (after, up_to] (seqs): (participant_id, rating,
     matches, last_played). Each row is read by its key in the participant index: joined instead, PostgreSQL
@@ -230,14 +203,11 @@ def _ranked_insert(snapshot_id: int, category: Category, standings: str, params:
 
     Names and places come from today's list, which holds everyone ever rated
     in the category. Ranks: equal ratings share one, among the ranked at each
-    level (as `rank_levels` and the recount of today's list have them).
-    Positions count each list (level, place, ranked or not) in the order its
-    pages show.
+    level (`rank_sql`, the SQL twin of `rank_levels`). Positions count each
+    list (level, place, ranked or not) in the order its pages show; each
+    position's window sorts as its level's rank does, plus a tie-break, so
+    one sort serves both.
     """
-
-    def place_rank(level: str) -> str:
-        ranked = f"RANK() OVER (PARTITION BY ranked, {level} ORDER BY rating DESC)"
-        return f"CASE WHEN ranked AND {level} <> '' THEN {ranked} END"
 
     def place_position(level: str) -> str:
         # The world position breaks ties of rating: the order of names and numbers without comparing them again.
@@ -262,7 +232,7 @@ def _ranked_insert(snapshot_id: int, category: Category, standings: str, params:
             SELECT
                 %s, participant_id, display_id, name, country, continent, region, rating, matches, ranked,
                 matches < %s, last_played, world_rank, world_position,
-                {", ".join(place_rank(level) for level in levels)},
+                {", ".join(rank_sql(level) for level in levels)},
                 {", ".join(place_position(level) for level in levels)}
             FROM (
                 SELECT
@@ -270,8 +240,7 @@ def _ranked_insert(snapshot_id: int, category: Category, standings: str, params:
                     COALESCE(c.name, '') AS name, COALESCE(c.country, '') AS country,
                     COALESCE(c.continent, '') AS continent, COALESCE(c.region, '') AS region,
                     s.rating, s.matches, s.ranked, s.last_played,
-                    CASE WHEN s.ranked THEN RANK() OVER (PARTITION BY s.ranked ORDER BY s.rating DESC) END
-                        AS world_rank,
+                    {rank_sql("world", rating="s.rating", ranked="s.ranked")} AS world_rank,
                     ROW_NUMBER() OVER (
                         PARTITION BY s.ranked ORDER BY s.rating DESC, COALESCE(c.name, ''), COALESCE(c.display_id, '')
                     ) AS world_position

@@ -1,7 +1,16 @@
+"""The jobs of the ratings app, run by the job workers (django-tasks; `manage.py db_worker`).
+
+This module imports the services that carry the jobs out; the services ask
+for a job through ratings.jobs, which `recompute_job_queue` answers (connected
+in ratings.apps), so that they need not import this module back.
+"""
+
+from datetime import datetime
+
 from django_tasks import task
 
 from ratings.models import Category, RecomputeStatus, Ruleset
-from ratings.services import recompute_run_execute, recompute_runs_recover
+from ratings.services.runs import recompute_run_execute, recompute_runs_recover
 from ratings.snapshots import month_end_snapshots_write
 
 
@@ -20,3 +29,9 @@ def recompute_task(run_id: int) -> dict:
         ]
         month_end_snapshots_write(categories=[Category.objects.get(pk=run.category_id), *derived])
     return {"run": run.pk, "status": run.status, "matches_rated": run.matches_rated}
+
+
+def recompute_job_queue(*, run_id: int, run_after: datetime | None, **kwargs) -> None:
+    """Receiver of ratings.jobs.recompute_job_wanted: queue recompute_task for the run."""
+    job = recompute_task.using(run_after=run_after) if run_after else recompute_task
+    job.enqueue(run_id)

@@ -1,18 +1,12 @@
-from importlib import import_module
+"""What every test module shares: a clean cache and seeded categories per test, the cast of accounts, and the
+rated default bundle. Worlds of other shapes are built with tests/worlds.py; accounts with tests/factories.py."""
 
 import pytest
-from django.apps import apps
 from django.core.cache import cache
 
-
-def ensure_default_categories():
-    """Put back the categories the data migration seeds, for fixtures that outlive one test.
-
-    Transactional tests (the browser tests) end with a flush of every table, and
-    pytest-django runs them last, so a module-scoped world built after one must
-    not assume the seeded rows are still there.
-    """
-    import_module("ratings.migrations.0002_default_categories").create_defaults(apps, None)
+from tests.bundles import Bundle
+from tests.factories import AdminFactory, OrganizerFactory, PlayerAccountFactory, SuperuserFactory
+from tests.worlds import bundle_rated, ensure_default_categories  # noqa: F401 (modules import it from here too)
 
 
 @pytest.fixture(autouse=True)
@@ -22,16 +16,6 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def no_runs_pending_from_other_tests():
-    """The signals remember a transaction's recompute runs until it commits; a test's transaction never does."""
-    from ratings import signals
-
-    signals._forget_pending()
-    yield
-    signals._forget_pending()
 
 
 @pytest.fixture(autouse=True)
@@ -64,3 +48,46 @@ def seeded_categories(request):
         ensure_default_categories()
     if not Group.objects.exists():
         roles_ensure()  # the roles as their data migrations make them
+
+
+# The cast: one account of each role, made fresh for each test that names it -------------------------------------
+
+
+@pytest.fixture
+def organizer():
+    """An account with the Organizers role."""
+    return OrganizerFactory()
+
+
+@pytest.fixture
+def second_organizer():
+    """Another organizer: someone else's events are not theirs to edit."""
+    return OrganizerFactory()
+
+
+@pytest.fixture
+def player():
+    """A player's account, linked by an admin to a player record of its own (a new one, in no event yet)."""
+    return PlayerAccountFactory()
+
+
+@pytest.fixture
+def admin():
+    """An account with the Admins role: staff, to open the admin site, but not a superuser."""
+    return AdminFactory()
+
+
+@pytest.fixture
+def superuser():
+    """The superuser "root" (root@example.org)."""
+    return SuperuserFactory(username="root")
+
+
+# The world most tests read -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def rated_default_bundle(tmp_path):
+    """The default test bundle (tests/bundles.py) imported and every category rated, with no recompute run left
+    queued: a test sees only the runs its own change queues."""
+    bundle_rated(Bundle(tmp_path), queued_runs_dropped=True)

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group
 
 from accounts.models import Profile
 from accounts.roles import ADMINS, ORGANIZERS, roles_ensure
+from accounts.services import profile_link
 from events.models import Event, EventStatus, KValue, Match, Standing
 from players.models import Participant, Player
 
@@ -51,6 +52,14 @@ class AdminFactory(UserFactory):
     username = factory.Sequence(lambda n: f"admin{n}")
     is_staff = True
     role = factory.PostGeneration(_with_group(ADMINS))
+
+
+class SuperuserFactory(UserFactory):
+    """A superuser: every permission, and the only one who manages admins' accounts."""
+
+    username = factory.Sequence(lambda n: f"root{n}")
+    is_staff = True
+    is_superuser = True
 
 
 class ProfileFactory(factory.django.DjangoModelFactory):
@@ -109,3 +118,15 @@ class StandingFactory(factory.django.DjangoModelFactory):
     vp = 0
     gw = 0
     final = ""
+
+
+class PlayerAccountFactory(UserFactory):
+    """A player's account, linked to their player record by an admin (only a linked player may appeal).
+
+    `PlayerAccountFactory(player=someone)` links an existing player; without it a new player is made.
+    """
+
+    @factory.post_generation
+    def player(user, create, extracted, **kwargs):
+        if create:
+            profile_link(profile=ProfileFactory(user=user), player=extracted or PlayerFactory(**kwargs), by=None)

@@ -6,8 +6,10 @@ from django.db import transaction
 
 from organize.importer.errors import ERRORS_AT_MOST, BundleError, BundleInvalid, ErrorLog, TooManyErrors
 from organize.importer.reading import bundle_read
+from organize.importer.report import ImportReport
 from organize.importer.validation import BundleValidator
-from organize.importer.writing import BundleWriter, ImportCorrections, ImportReport
+from organize.importer.writing import BundleWriter
+from organize.importer.writing_results import ImportCorrections
 
 __all__ = ["BundleError", "BundleInvalid", "ImportReport", "results_import"]
 

@@ -21,6 +21,15 @@ class BundleError:
         return (order, self.file, self.line)  # stable: a line's errors stay in column order
 
 
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a row of results came from, to show its problems there."""
+
+    line: int = 0  # its line in an uploaded file (0: not from a file)
+    form_row: int | None = None  # the index of the form row it was typed in
+    label: str = ""  # how the page names a stored row ("round 2", "Standing of 1001"); blank: by file and line
+
+
 class BundleInvalid(Exception):
     """The bundle has errors; nothing was saved."""
 

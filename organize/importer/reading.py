@@ -19,7 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from organize.importer.errors import BUNDLE_FILES, BundleError
+from organize.importer.errors import BUNDLE_FILES, BundleError, Origin
 
 REQUIRED_FILES = ("players.csv", "events.csv", "matches.csv")
 
@@ -154,6 +154,10 @@ class Table:
                 yield line, values
         except csv.Error as exc:
             errors.append(BundleError(self.file, feed.record_start or line, "-", f"malformed CSV: {exc}"))
+
+    def origin(self, line: int) -> Origin | None:
+        """An uploaded row comes from its line of the file (None for the header: a problem of the whole file)."""
+        return Origin(line=line) if line >= 2 else None
 
 
 def _text_problem(file: str, source: Source, errors: list[BundleError]) -> bool:

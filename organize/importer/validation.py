@@ -2,121 +2,29 @@
 
 Nothing here writes. The only database reads are the categories (which
 formats are rated) and the players a bundle refers to without listing them.
+categories.csv and events.csv are checked in validation_definitions; the
+records made are in records.
 """
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from events.models import TEAM_SIZES, FinalPlacing, KValue, Structure, VeknLevel
+from events.models import FinalPlacing
 from organize.importer.errors import BundleError
-from organize.importer.reading import Table
+from organize.importer.records import EventRecord, PlayerRecord, TeamRecord, ValidBundle
+from organize.importer.rows import FileRows
+from organize.importer.validation_definitions import DefinitionChecks
+from organize.importer.values import HALF_POINTS, MEMBERSHIP_NUMBER, SMALL_INT_MAX, parse_count
 from players import geography
 from players.models import Player
 from players.names import name_problem
-from ratings.models import Category, Ruleset
 
-MEMBERSHIP_NUMBER = re.compile(r"[A-Za-z0-9-]{1,32}")
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,49}")
-FORMAT = re.compile(r"[a-z0-9][a-z0-9.+-]{0,39}")
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-HALF_POINTS = re.compile(r"[0-9]{1,5}(\.[0-9]+)?")
-SMALL_INT_MAX = 32767
 LOOKUP_CHUNK = 5000
 
 
-@dataclass(slots=True)
-class CategoryRecord:
-    line: int
-    slug: str
-    name: str
-    ruleset: str
-    formats: str
-    team_size: int
-    ranked_after: int
-    components: str
-
-
-@dataclass(slots=True)
-class PlayerRecord:
-    line: int
-    number: str
-    name: str
-    country: str
-    region: str
-
-
-@dataclass(slots=True)
-class TeamRecord:
-    line: int
-    ref: str
-    name: str
-    members: tuple[str, ...]
-
-
-@dataclass(slots=True)
-class EventRecord:
-    line: int
-    code: str
-    name: str
-    date: date
-    format: str
-    k: int
-    player_count: int | None  # None: count the participants in the results
-    level2_judge: bool
-    team_size: int
-    structure: str
-    country: str
-    city: str
-    level: str
-    participants: set[str] = field(default_factory=set)
-
-
-# Matches and standings are plain tuples: a bundle may hold a million of them.
-# match: (line, round, ref1, ref2 or "", games1, games2, draws, elimination)
-# standing: (line, ref, rank, vp, gw, final)
-
-
-@dataclass
-class ValidBundle:
-    categories: list[CategoryRecord]
-    players: dict[str, PlayerRecord]
-    teams: dict[str, TeamRecord]
-    events: dict[str, EventRecord]  # in file order: the order events are recorded in
-    matches: dict[str, list[tuple]]  # by event code
-    standings: dict[str, list[tuple]]  # by event code
-    registered_players: set[str]  # numbers used but not listed: already in the database
-
-
-_SMALL_COUNTS = {str(number): number for number in range(1000)}
-
-
-def _count(value: str, *, maximum: int = 2**31 - 1) -> int | None:
-    """A non-negative whole number written with ASCII digits, or None."""
-    small = _SMALL_COUNTS.get(value)
-    if small is not None:
-        return small
-    if value.isascii() and value.isdigit() and len(value) <= 10:
-        number = int(value)
-        if number <= maximum:
-            return number
-    return None
-
-
-def _iso_date(value: str) -> date | None:
-    if ISO_DATE.fullmatch(value):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
-
-
-class BundleValidator:
+class BundleValidator(DefinitionChecks):
     def __init__(
-        self, tables: dict[str, Table], errors: list[BundleError], *, unknown_event: str = "not in events.csv"
+        self, tables: dict[str, FileRows], errors: list[BundleError], *, unknown_event: str = "not in events.csv"
     ):
         self.tables = tables
         self.errors = errors
@@ -161,69 +69,6 @@ class BundleValidator:
         registered = self.registered_players()
         self.event_totals(events, matches, standings)
         return ValidBundle([], players, teams, events, matches, standings, registered)
-
-    # categories.csv -------------------------------------------------------
-
-    def categories(self) -> list[CategoryRecord]:
-        file = "categories.csv"
-        records, seen = [], {}
-        for line, (slug, name, ruleset, formats, team_size, ranked_after, components) in self.rows(file):
-            ok = True
-            if not SLUG.fullmatch(slug):
-                self.error(file, line, "slug", f"{slug!r} is not a slug (lowercase letters, digits, hyphens)")
-                ok = False
-            elif slug in seen:
-                self.error(file, line, "slug", f"category {slug!r} is already defined on line {seen[slug]}")
-                ok = False
-            else:
-                seen[slug] = line
-            if not name:
-                self.error(file, line, "name", "a name is required")
-                ok = False
-            if ruleset not in Ruleset.values:
-                self.error(
-                    file, line, "ruleset", f"unknown ruleset {ruleset!r}; use one of {', '.join(Ruleset.values)}"
-                )
-                ok = False
-            format_list = formats.split()
-            bad_formats = [each for each in format_list if not FORMAT.fullmatch(each)]
-            if bad_formats:
-                self.error(file, line, "formats", f"{bad_formats[0]!r} is not a format name")
-                ok = False
-            elif not format_list and ruleset != Ruleset.DERIVED:
-                self.error(file, line, "formats", "at least one format is required")
-                ok = False
-            if ruleset == Ruleset.DERIVED and not components.split():
-                self.error(file, line, "components", "a derived category needs its component categories")
-                ok = False
-            size = _count(team_size) if team_size else 1
-            if size not in TEAM_SIZES:
-                self.error(file, line, "team_size", f"{team_size!r} is not a team size; use 1 or 3")
-                ok = False
-            threshold = _count(ranked_after)
-            if threshold is None:
-                self.error(file, line, "ranked_after", f"{ranked_after!r} is not a whole number of matches")
-                ok = False
-            if ok:
-                records.append(
-                    CategoryRecord(line, slug, name, ruleset, " ".join(format_list), size, threshold, components)
-                )
-        return records
-
-    def rated_formats(self, bundle_categories: list[CategoryRecord]) -> dict[tuple[str, int], list[str]]:
-        """(format, team size) -> slugs of the categories that rate it, the bundle's replacing the stored."""
-        definitions = {
-            category.slug: (category.ruleset, category.format_list, category.team_size)
-            for category in Category.objects.all()
-        }
-        for record in bundle_categories:
-            definitions[record.slug] = (record.ruleset, record.formats.split(), record.team_size)
-        rated: dict[tuple[str, int], list[str]] = {}
-        for slug, (ruleset, formats, team_size) in definitions.items():
-            if ruleset != Ruleset.DERIVED:
-                for each in formats:
-                    rated.setdefault((each, team_size), []).append(slug)
-        return rated
 
     # players.csv and teams.csv -------------------------------------------
 
@@ -298,86 +143,6 @@ class BundleValidator:
                 self.team_identity[ref] = first_ref_of_members.setdefault(frozenset(members), ref)
         return records
 
-    # events.csv -----------------------------------------------------------
-
-    def events(self, rated_formats) -> dict[str, EventRecord]:
-        file = "events.csv"
-        records: dict[str, EventRecord] = {}
-        known_formats = sorted({fmt for fmt, _ in rated_formats})
-        for line, values in self.rows(file):
-            code, name, day, fmt, k, players, judge, team_size, structure, country, city, level = values
-            ok = True
-            if not code or len(code) > 64:
-                self.error(file, line, "id", "an event id of 1 to 64 characters is required")
-                ok = False
-            elif code in records:
-                self.error(file, line, "id", f"event {code} is already listed on line {records[code].line}")
-                ok = False
-            if not name or len(name) > 200:
-                self.error(file, line, "name", "a name of 1 to 200 characters is required")
-                ok = False
-            event_date = _iso_date(day)
-            if event_date is None:
-                self.error(file, line, "date", f"{day!r} is not a date in the form YYYY-MM-DD")
-                ok = False
-            size = _count(team_size) if team_size else 1
-            if size not in TEAM_SIZES:
-                self.error(file, line, "team_size", f"{team_size!r} is not a team size; use 1 or 3")
-                ok = False
-            fmt = fmt.lower()
-            if fmt not in known_formats:
-                self.error(file, line, "format", f"unknown format {fmt!r}; known formats: {', '.join(known_formats)}")
-                ok = False
-            elif size in TEAM_SIZES and (fmt, size) not in rated_formats:
-                self.error(file, line, "format", f"no rating category takes {fmt!r} events with team size {size}")
-                ok = False
-            k_value = _count(k) if k else KValue.DEFAULT
-            if k_value not in KValue.values:
-                self.error(file, line, "k", f"{k!r} is not a K-value; use one of 8, 16, 24, 32, 40, 48 (blank: 16)")
-                ok = False
-            player_count = None
-            if players:
-                player_count = _count(players)
-                if not player_count:
-                    self.error(file, line, "players", f"{players!r} is not a positive number of players")
-                    ok = False
-            if judge not in ("0", "1"):
-                self.error(file, line, "level2_judge", f"{judge!r} must be 0 or 1")
-                ok = False
-            structure = structure.lower() or Structure.SWISS
-            if structure not in Structure.values:
-                self.error(file, line, "structure", f"{structure!r} is not one of {', '.join(Structure.values)}")
-                ok = False
-            country = country.upper()
-            if country and not geography.is_country(country):
-                self.error(file, line, "country", f"{country!r} is not an ISO 3166-1 alpha-2 country code")
-                ok = False
-            if len(city) > 100:
-                self.error(file, line, "city", "the city is longer than 100 characters")
-                ok = False
-            level = level.lower()
-            if level not in VeknLevel.values:
-                levels = ", ".join(value for value in VeknLevel.values if value)
-                self.error(file, line, "level", f"{level!r} is not one of {levels} (or blank)")
-                ok = False
-            if ok:
-                records[code] = EventRecord(
-                    line,
-                    code,
-                    name,
-                    event_date,
-                    fmt,
-                    k_value,
-                    player_count,
-                    judge == "1",
-                    size,
-                    structure,
-                    country,
-                    city,
-                    level,
-                )
-        return records
-
     # matches.csv and standings.csv -----------------------------------------
 
     def _identity(self, ref: str) -> str:
@@ -406,7 +171,7 @@ class BundleValidator:
             if event is None:
                 self.error(file, line, "event_id", f"unknown event {code!r}: {self.unknown_event}")
                 ok = False
-            round_number = _count(round_text, maximum=SMALL_INT_MAX)
+            round_number = parse_count(round_text, maximum=SMALL_INT_MAX)
             if not round_number:
                 self.error(file, line, "round", f"{round_text!r} is not a round number (1 or more)")
                 ok = False
@@ -423,7 +188,7 @@ class BundleValidator:
                 ok = False
             scores = []
             for column, text in (("player1_games", games1_text), ("player2_games", games2_text), ("draws", draws_text)):
-                number = _count(text, maximum=SMALL_INT_MAX) if text else (0 if bye or column == "draws" else None)
+                number = parse_count(text, maximum=SMALL_INT_MAX) if text else (0 if bye or column == "draws" else None)
                 if number is None:
                     self.error(file, line, column, f"{text!r} is not a number of games (0 or more)")
                     ok = False
@@ -488,7 +253,7 @@ class BundleValidator:
                 ok = False
             else:
                 seen[code, self._identity(ref)] = line
-            rank = _count(rank_text)
+            rank = parse_count(rank_text)
             if not rank:
                 self.error(file, line, "rank", f"{rank_text!r} is not a rank (1 or more)")
                 ok = False
@@ -501,7 +266,7 @@ class BundleValidator:
             if vp is None or (vp * 2) % 1:
                 self.error(file, line, "vp", f"{vp_text!r} is not a number of victory points (halves allowed)")
                 ok = False
-            gw = _count(gw_text, maximum=SMALL_INT_MAX) if gw_text else 0
+            gw = parse_count(gw_text, maximum=SMALL_INT_MAX) if gw_text else 0
             if gw is None:
                 self.error(file, line, "gw", f"{gw_text!r} is not a number of game wins (0 or more)")
                 ok = False

@@ -5,7 +5,8 @@ from django.utils.text import capfirst
 
 from ratings.engine import displayed
 from ratings.models import Category, DisplayRounding, Ruleset
-from ratings.ranking_pages import RankingFilters, place_name
+from ratings.selectors.places import place_name
+from ratings.selectors.ranking_filters import RankingFilters
 
 register = template.Library()
 

@@ -7,6 +7,7 @@ from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
+from lib.bulk import chunked
 from players import geography
 from players.models import Player, Team
 from ratings.engine import competition_ranks, vekn_is_active, vekn_rating
@@ -43,23 +44,40 @@ class RankingRow:
     region_rank: int | None = None
 
 
+RANK_LEVELS = ("world", "continent", "country", "region")
+
+
 def rank_levels(rows: list[RankingRow]) -> None:
-    """Give every ranked row its world, continent, country and region rank (ties share a rank)."""
+    """Give every ranked row its world, continent, country and region rank (SPEC 4: ties share a rank).
+
+    A row is ranked at a level among the ranked rows of its place there; a
+    blank place ranks nowhere. The same rule in SQL is rank_sql, below: a
+    change to one is a change to both.
+    """
     ranked = sorted((row for row in rows if row.ranked), key=lambda row: -row.rating)
-    for field, key in (
-        ("world_rank", lambda row: ""),
-        ("continent_rank", lambda row: row.continent),
-        ("country_rank", lambda row: row.country),
-        ("region_rank", lambda row: row.region),
-    ):
+    for level in RANK_LEVELS:
         groups: dict[str, list[RankingRow]] = {}
         for row in ranked:
-            group = key(row)
-            if group or field == "world_rank":
-                groups.setdefault(group, []).append(row)
+            place = "" if level == "world" else getattr(row, level)
+            if place or level == "world":
+                groups.setdefault(place, []).append(row)
         for members in groups.values():
             for row, rank in zip(members, competition_ranks([row.rating for row in members]), strict=True):
-                setattr(row, field, rank)
+                setattr(row, f"{level}_rank", rank)
+
+
+def rank_sql(level: str, *, rating: str = "rating", ranked: str = "ranked", collate: str = "") -> str:
+    """rank_levels in SQL: a row's competition rank at `level` (the column holding its place there) as a
+    window over the rows of a list, NULL when the row is unranked or its place blank.
+
+    `rating` and `ranked` name the columns (a list's previous ones, say; a
+    ranked row always has its rating). `collate`, e.g. ' COLLATE "C"', groups
+    places by another collation: byte order spares PostgreSQL the locale's.
+    """
+    if level == "world":
+        return f"CASE WHEN {ranked} THEN RANK() OVER (PARTITION BY {ranked} ORDER BY {rating} DESC) END"
+    ranks = f"RANK() OVER (PARTITION BY {ranked}, {level}{collate} ORDER BY {rating} DESC)"
+    return f"CASE WHEN {ranked} AND {level} <> '' THEN {ranks} END"
 
 
 def elo_standings(category: Category, as_of: date | None, participants: set[int] | None = None) -> dict[int, Standing]:
@@ -94,10 +112,6 @@ def elo_standings(category: Category, as_of: date | None, participants: set[int]
     return standings
 
 
-def chunked(items: list, size: int) -> list[list]:
-    return [items[start : start + size] for start in range(0, len(items), size)]
-
-
 def _as_date(value) -> date:
     return value if isinstance(value, date) else date.fromisoformat(value)
 
@@ -124,22 +138,28 @@ def _vekn_standings(category: Category, as_of: date | None) -> dict[int, Standin
     return standings
 
 
+def derived_standing(category: Category, participant: int, parts: list[Standing], components: int) -> Standing:
+    """A derived rating (SPEC 3.1, composite) from the participant's standings in those of the `components`
+    lists they have: the mean of the component ratings, the start rating for a missing one; ranked when ranked
+    in any."""
+    rating = (sum(part.rating for part in parts) + (components - len(parts)) * category.start_rating) / components
+    last_played = max((part.last_played for part in parts if part.last_played), default=None)
+    matches, ranked = sum(part.matches for part in parts), any(part.ranked for part in parts)
+    return Standing(participant, rating, matches, ranked, last_played)
+
+
 def _derived_standings(category: Category, as_of: date | None) -> dict[int, Standing]:
-    """The mean of the component ratings (the start rating for a missing one); ranked when ranked in any."""
     components = [
         category_standings(category=component, as_of=as_of)
         for component in Category.objects.filter(slug__in=category.component_list)
     ]
     participants = set().union(*components) if components else set()
-    standings = {}
-    for participant in participants:
-        parts = [component.get(participant) for component in components]
-        rating = sum(part.rating if part else category.start_rating for part in parts) / len(parts)
-        matches = sum(part.matches for part in parts if part)
-        ranked = any(part.ranked for part in parts if part)
-        last_played = max((part.last_played for part in parts if part and part.last_played), default=None)
-        standings[participant] = Standing(participant, rating, matches, ranked, last_played)
-    return standings
+    return {
+        participant: derived_standing(
+            category, participant, [found[participant] for found in components if participant in found], len(components)
+        )
+        for participant in participants
+    }
 
 
 def category_standings(*, category: Category, as_of: date | None = None) -> dict[int, Standing]:

@@ -11,7 +11,6 @@ from datetime import date
 
 from django.core.cache import cache
 from django.db.models import Count, OuterRef, Q, Subquery
-from django.utils import timezone
 from django_countries import countries
 
 from players import geography
@@ -19,7 +18,6 @@ from players.formatting import outcome, region_name
 from players.models import Player, Team
 from ratings.formatting import rating_shown
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset
-from ratings.services import current_ratings_refresh_if_stale
 
 # A history longer than this many chart points is thinned before it is sent to the browser.
 CHART_MAX_POINTS = 5000
@@ -95,15 +93,9 @@ def _ranks(row: CurrentRating) -> list[Rank]:
 
 def participant_standings(*, participant_id: int) -> list[CategoryStanding]:
     """Every category the participant has a rating in, with today's rating, status and ranks."""
+    # As the lists are (the job workers rebuild those of yesterday just after midnight): the numbers the
+    # rankings pages show.
     rows = current_ratings_by_participant(participant_ids=[participant_id]).get(participant_id, [])
-    today = timezone.localdate()
-    stale = [row.category for row in rows if row.built_on != today]
-    if stale:
-        # A list ages with the calendar (V:EKN windows, last month's ranks): the rankings pages would
-        # rebuild it on their next read, so read the same numbers they will show.
-        for category in stale:
-            current_ratings_refresh_if_stale(category=category)
-        rows = current_ratings_by_participant(participant_ids=[participant_id]).get(participant_id, [])
     return [
         CategoryStanding(
             category=row.category,

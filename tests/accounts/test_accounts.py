@@ -52,9 +52,7 @@ def test_each_role_may_do_what_it_says(factory, organizes, manages_all):
 # Signing in and out --------------------------------------------------------------------------
 
 
-def test_an_organizer_signs_in_and_lands_on_their_events(client):
-    organizer = OrganizerFactory()
-
+def test_an_organizer_signs_in_and_lands_on_their_events(client, organizer):
     response = sign_in(client, organizer.username)
 
     assert response.status_code == 302
@@ -70,9 +68,7 @@ def test_a_player_signs_in_and_lands_on_their_account(client):
     assert response["Location"] == "/accounts/"
 
 
-def test_signing_in_returns_to_the_page_asked_for(client):
-    organizer = OrganizerFactory()
-
+def test_signing_in_returns_to_the_page_asked_for(client, organizer):
     response = client.post(
         LOGIN, {"username": organizer.username, "password": PASSWORD, "next": "/organize/events/new/"}
     )
@@ -309,19 +305,18 @@ def test_admins_hold_the_permissions_of_models_added_after_the_roles(permission)
     assert not OrganizerFactory().has_perm(permission)
 
 
-def test_an_admin_cannot_make_anyone_a_superuser_or_hand_out_permissions():
-    admin_user = AdminFactory(is_staff=True)
+def test_an_admin_cannot_make_anyone_a_superuser_or_hand_out_permissions(admin):
     client = Client()
-    client.force_login(admin_user)
-    url = reverse("admin:auth_user_change", args=[admin_user.pk])
+    client.force_login(admin)
+    url = reverse("admin:auth_user_change", args=[admin.pk])
     page = client.get(url)
     assert page.status_code == 200
     form = page.context["adminform"].form
     data = {name: value for name, value in form.initial.items() if value is not None and name != "password"}
     data.update(
         {
-            "username": admin_user.username,
-            "groups": [group.pk for group in admin_user.groups.all()],
+            "username": admin.username,
+            "groups": [group.pk for group in admin.groups.all()],
             "is_superuser": "on",
             "user_permissions": [],
             "date_joined_0": "2026-01-01",
@@ -335,7 +330,7 @@ def test_an_admin_cannot_make_anyone_a_superuser_or_hand_out_permissions():
 
     client.post(url, data)
 
-    admin_user.refresh_from_db()
-    assert not admin_user.is_superuser
+    admin.refresh_from_db()
+    assert not admin.is_superuser
     assert "is_superuser" not in form.fields  # shown, not editable
     assert "user_permissions" not in form.fields

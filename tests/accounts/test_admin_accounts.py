@@ -13,28 +13,13 @@ from django.urls import reverse
 
 from accounts.roles import ADMINS, ORGANIZERS
 from players.models import Participant, Player
-from tests.factories import PASSWORD, AdminFactory, OrganizerFactory, ProfileFactory, UserFactory
+from tests.clients import client_of
+from tests.factories import PASSWORD, AdminFactory, ProfileFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
 NEW_PASSWORD = "a brand new passphrase 77"
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def superuser():
-    return User.objects.create_superuser("root", "root@example.org", PASSWORD)
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
 
 
 def change_form_data(user, **changes) -> dict:
@@ -75,7 +60,7 @@ def can_sign_in(user, password) -> bool:
 
 
 def test_an_admin_cannot_set_a_superusers_password(admin, superuser):
-    response = password_post(signed_in(admin), superuser)
+    response = password_post(client_of(admin), superuser)
 
     assert response.status_code == 403
     assert not can_sign_in(superuser, NEW_PASSWORD)
@@ -86,7 +71,7 @@ def test_an_admin_cannot_set_a_superusers_password(admin, superuser):
     "change", [{"email": "attacker@evil.example"}, {"is_active": False}, {"username": "root2"}], ids=str
 )
 def test_an_admin_cannot_change_a_superusers_email_active_flag_or_name(admin, superuser, change):
-    client = signed_in(admin)
+    client = client_of(admin)
     data = change_form_data(superuser, **change)
 
     response = client.post(reverse("admin:auth_user_change", args=[superuser.pk]), data)
@@ -97,7 +82,7 @@ def test_an_admin_cannot_change_a_superusers_email_active_flag_or_name(admin, su
 
 
 def test_an_admin_sees_a_superusers_account_read_only(admin, superuser):
-    page = signed_in(admin).get(reverse("admin:auth_user_change", args=[superuser.pk]))
+    page = client_of(admin).get(reverse("admin:auth_user_change", args=[superuser.pk]))
 
     assert page.status_code == 200
     assert not page.context["has_change_permission"]
@@ -109,7 +94,7 @@ def test_an_admin_cannot_relink_a_superusers_player(admin, superuser):
     player = Player.objects.create(
         participant=Participant.objects.create(kind="player"), membership_number="777", name="Someone"
     )
-    client = signed_in(admin)
+    client = client_of(admin)
 
     response = client.post(
         reverse("admin:accounts_profile_change", args=[profile.pk]),
@@ -127,14 +112,14 @@ def test_an_admin_cannot_relink_a_superusers_player(admin, superuser):
 def test_an_admin_cannot_set_another_admins_password(admin):
     other = AdminFactory()
 
-    assert password_post(signed_in(admin), other).status_code == 403
+    assert password_post(client_of(admin), other).status_code == 403
     assert can_sign_in(other, PASSWORD)
 
 
 @pytest.mark.parametrize("change", ["email", "is_active", "groups"])
 def test_an_admin_cannot_change_another_admins_email_active_flag_or_roles(admin, change):
     other = AdminFactory()
-    client = signed_in(admin)
+    client = client_of(admin)
     changes = {"email": {"email": "attacker@evil.example"}, "is_active": {"is_active": False}, "groups": {}}[change]
     data = change_form_data(other, **changes)
     if change == "groups":
@@ -150,7 +135,7 @@ def test_an_admin_cannot_change_another_admins_email_active_flag_or_roles(admin,
 
 def test_an_admin_cannot_promote_anyone_or_themselves(admin):
     player = UserFactory()
-    client = signed_in(admin)
+    client = client_of(admin)
     admins = Group.objects.get(name=ADMINS)
 
     promoted = client.post(
@@ -175,7 +160,7 @@ def test_an_admin_cannot_promote_anyone_or_themselves(admin):
 
 
 def test_an_admin_creates_an_organizer_account(admin):
-    client = signed_in(admin)
+    client = client_of(admin)
 
     added = client.post(
         reverse("admin:auth_user_add"),
@@ -201,9 +186,8 @@ def test_an_admin_creates_an_organizer_account(admin):
     assert can_sign_in(olivia, NEW_PASSWORD)
 
 
-def test_an_admin_manages_organizer_and_player_accounts(admin):
-    organizer = OrganizerFactory()
-    client = signed_in(admin)
+def test_an_admin_manages_organizer_and_player_accounts(admin, organizer):
+    client = client_of(admin)
 
     assert password_post(client, organizer).status_code == 302
     assert can_sign_in(organizer, NEW_PASSWORD)
@@ -216,7 +200,7 @@ def test_an_admin_manages_organizer_and_player_accounts(admin):
 
 
 def test_a_superuser_manages_admins(superuser, admin):
-    client = signed_in(superuser)
+    client = client_of(superuser)
 
     assert password_post(client, admin).status_code == 302
     response = client.post(

@@ -11,26 +11,16 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from accounts.services import profile_link
 from corrections.models import Appeal, AppealStatus, Correction
-from organize.importer import results_import
-from players.models import Player
-from ratings.models import Category, CurrentRating, RecomputeRun, RecomputeStatus
-from ratings.services import category_recompute
-from tests.bundles import Bundle
-from tests.conftest import ensure_default_categories
-from tests.factories import PASSWORD, AdminFactory, ProfileFactory, UserFactory
+from ratings.models import CurrentRating, RecomputeRun, RecomputeStatus
+from tests.factories import PASSWORD, AdminFactory
+from tests.worlds import account_of
 
 
 @pytest.fixture
-def world(tmp_path):
-    ensure_default_categories()
-    results_import(source=Bundle(tmp_path).write())
-    for category in Category.objects.all():
-        category_recompute(category=category)
-    RecomputeRun.objects.all().delete()
-    chloe = UserFactory(username="chloe")
-    profile_link(profile=ProfileFactory(user=chloe), player=Player.objects.get(membership_number="1003"), by=None)
+def chloe_and_adam(rated_default_bundle):
+    """Chloé (1003)'s account "chloe", linked to her, and the admin "adam"."""
+    account_of("1003", username="chloe")
     AdminFactory(username="adam")
 
 
@@ -46,7 +36,7 @@ def constructed_rating(number) -> float:
     return CurrentRating.objects.get(category__slug="constructed", participant__player__membership_number=number).rating
 
 
-def test_a_player_appeals_an_admin_accepts_and_the_corrected_result_and_rating_show(page, world):
+def test_a_player_appeals_an_admin_accepts_and_the_corrected_result_and_rating_show(page, chloe_and_adam):
     assert int(constructed_rating("1003")) == 1584
 
     # The player finds the match in their own history and appeals it.

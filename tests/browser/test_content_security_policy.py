@@ -5,16 +5,14 @@ policy; these visits cover what the other browser tests don't: the admin
 site's forms with their widgets and the API's documentation pages.
 """
 
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-PASSWORD = "a long passphrase 4 admins"
+from tests.factories import PASSWORD
 
 
-def test_the_admin_site_and_the_api_documentation_work_under_the_policy(page):
-    get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD)
+def test_the_admin_site_and_the_api_documentation_work_under_the_policy(page, superuser):
     page.goto("/admin/login/")
-    page.get_by_label("Username").fill("root")
+    page.get_by_label("Username").fill(superuser.username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("link", name="Log out").or_(page.get_by_role("button", name="Log out"))).to_be_visible()

@@ -4,22 +4,22 @@ import datetime
 import re
 
 import pytest
-from django.core.management import call_command
 from django.db.models import Count
 from playwright.sync_api import expect
 
-from devtools.demo import demo_bundle_write
-from organize.importer import results_import
 from ratings.models import CurrentRating
-from tests.conftest import ensure_default_categories
+from tests.worlds import demo_world_rated
 
 
 @pytest.fixture
-def world(tmp_path):
-    ensure_default_categories()
-    demo_bundle_write(tmp_path, players=200, events=40, seed=9, end=datetime.date(2024, 12, 10))
-    results_import(source=tmp_path)
-    call_command("recompute_ratings", stdout=None)
+def rated_demo_world(tmp_path):
+    """Two hundred demo players in forty events, imported and rated."""
+    demo_world_rated(tmp_path, players=200, events=40, seed=9, end=datetime.date(2024, 12, 10))
+
+
+@pytest.fixture
+def busiest_country(rated_demo_world):
+    """The country with the most players ranked in constructed."""
     busiest = (
         CurrentRating.objects.filter(category__slug="constructed", ranked=True)
         .exclude(country="")
@@ -31,8 +31,8 @@ def world(tmp_path):
     return busiest["country"]
 
 
-def test_from_home_to_a_country_ranking_to_a_player(page, world):
-    country = world
+def test_from_home_to_a_country_ranking_to_a_player(page, busiest_country):
+    country = busiest_country
     leader = CurrentRating.objects.get(category__slug="constructed", country=country, country_rank=1)
 
     page.goto("/")
@@ -69,7 +69,7 @@ def test_from_home_to_a_country_ranking_to_a_player(page, world):
     expect(history).to_contain_text("event K")
 
 
-def test_the_calculator_gives_the_exact_new_rating(page, world):
+def test_the_calculator_gives_the_exact_new_rating(page, rated_demo_world):
     page.goto("/")
     page.get_by_role("link", name="Calculator").first.click()
 
@@ -82,7 +82,7 @@ def test_the_calculator_gives_the_exact_new_rating(page, world):
     expect(results).to_contain_text("1608.00")
 
 
-def test_a_ranking_reads_well_on_a_phone(phone, world):
+def test_a_ranking_reads_well_on_a_phone(phone, rated_demo_world):
     phone.goto("/rankings/constructed/")
 
     table = phone.locator("table").first

@@ -12,7 +12,8 @@ from urllib.parse import urlencode
 import pytest
 from django.test import Client
 
-from tests.config.test_security_urls import EVERYONE_POSTS, EXPECTED, client_of, site_urls, world  # noqa: F401 (fixture)
+from tests.clients import client_of
+from tests.config.test_security_urls import EVERYONE_POSTS, EXPECTED, site_urls
 
 POST_ONLY = {name for name, answers in EXPECTED.items() if answers == EVERYONE_POSTS}
 
@@ -52,33 +53,33 @@ def server_errors(client: Client, urls) -> list[str]:
     return failures
 
 
-def get_pages(world) -> list[str]:  # noqa: F811
+def get_pages(ids) -> list[str]:
     """The pages a GET reaches (not the POST-only ones), without their own query."""
-    return sorted({url.split("?")[0] for name, url in site_urls(world["ids"]).items() if name not in POST_ONLY})
+    return sorted({url.split("?")[0] for name, url in site_urls(ids).items() if name not in POST_ONLY})
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "admin"])
-def test_no_page_answers_crafted_query_parameters_with_a_server_error(world, persona):  # noqa: F811
-    client = client_of(world["people"][persona])
+def test_no_page_answers_crafted_query_parameters_with_a_server_error(personas_and_ids, persona):
+    client = client_of(personas_and_ids["people"][persona])
     client.raise_request_exception = False
-    urls = [f"{page}?{query}" for page in get_pages(world) for query in crafted_queries()]
+    urls = [f"{page}?{query}" for page in get_pages(personas_and_ids["ids"]) for query in crafted_queries()]
 
     assert server_errors(client, urls) == []
 
 
-def test_no_page_answers_control_characters_in_its_query_with_a_server_error(world):  # noqa: F811
-    client = client_of(world["people"]["admin"])
+def test_no_page_answers_control_characters_in_its_query_with_a_server_error(personas_and_ids):
+    client = client_of(personas_and_ids["people"]["admin"])
     client.raise_request_exception = False
     query = urlencode(dict.fromkeys(DATES + NUMBERS + TEXTS, "a\x00b\x1f"))
 
-    assert server_errors(client, [f"{page}?{query}" for page in get_pages(world)]) == []
+    assert server_errors(client, [f"{page}?{query}" for page in get_pages(personas_and_ids["ids"])]) == []
 
 
-def test_no_page_answers_a_nul_in_its_path_with_a_server_error(world):  # noqa: F811
-    client = client_of(world["people"]["admin"])
+def test_no_page_answers_a_nul_in_its_path_with_a_server_error(personas_and_ids):
+    client = client_of(personas_and_ids["people"]["admin"])
     client.raise_request_exception = False
     urls = []
-    for path in get_pages(world):
+    for path in get_pages(personas_and_ids["ids"]):
         segments = path.strip("/").split("/")
         for position in range(len(segments)):
             crafted = [*segments[:position], segments[position] + "%00x", *segments[position + 1 :]]

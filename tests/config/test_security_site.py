@@ -15,8 +15,9 @@ from django.test import Client
 from django.urls import path
 
 from events.models import Event
-from tests.config.test_security_urls import site_urls, world  # noqa: F401 (the fixture)
-from tests.factories import PASSWORD, EventFactory, OrganizerFactory, UserFactory
+from tests.clients import client_of
+from tests.config.test_security_urls import site_urls
+from tests.factories import PASSWORD, EventFactory, UserFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,13 +31,6 @@ PRODUCTION = {
 # CSRF -----------------------------------------------------------------------------------------------------------
 
 
-def csrf_client(user=None) -> Client:
-    client = Client(enforce_csrf_checks=True)
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def form_token(response) -> str:
     html = response.content.decode()
     marker = 'name="csrfmiddlewaretoken" value="'
@@ -46,12 +40,15 @@ def form_token(response) -> str:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("persona", ["anonymous", "organizer"])
-def test_no_page_accepts_a_post_without_its_csrf_token(world, persona):  # noqa: F811
+def test_no_page_accepts_a_post_without_its_csrf_token(personas_and_ids, persona):
     """Every URL, POSTed to as from another site: refused (403) or not a form at all (405); nothing changes."""
-    client = csrf_client(world["people"][persona])
+    client = client_of(personas_and_ids["people"][persona], enforce_csrf_checks=True)
     events = set(Event.objects.values_list("pk", "status", "name"))
 
-    answers = {name: client.post(url, {"name": "Changed"}).status_code for name, url in site_urls(world["ids"]).items()}
+    answers = {
+        name: client.post(url, {"name": "Changed"}).status_code
+        for name, url in site_urls(personas_and_ids["ids"]).items()
+    }
 
     assert {name: status for name, status in answers.items() if status not in (403, 405)} == {}
     assert answers["organize:event_create"] == 403
@@ -63,16 +60,17 @@ def test_no_page_accepts_a_post_without_its_csrf_token(world, persona):  # noqa:
 
 @pytest.mark.django_db
 def test_a_refused_form_says_how_to_send_it_again():
-    response = csrf_client().post("/accounts/login/", {"username": "someone", "password": "x"})
+    response = client_of(None, enforce_csrf_checks=True).post(
+        "/accounts/login/", {"username": "someone", "password": "x"}
+    )
 
     assert response.status_code == 403
     assert "This form has expired" in response.content.decode()
 
 
 @pytest.mark.django_db
-def test_with_its_token_the_same_form_is_accepted():
-    organizer = OrganizerFactory()
-    client = csrf_client(organizer)
+def test_with_its_token_the_same_form_is_accepted(organizer):
+    client = client_of(organizer, enforce_csrf_checks=True)
     token = form_token(client.get("/organize/events/new/"))
 
     response = client.post(
@@ -88,7 +86,7 @@ def test_with_its_token_the_same_form_is_accepted():
 @pytest.mark.django_db
 def test_signing_in_needs_the_token_of_the_sign_in_page():
     user = UserFactory()
-    client = csrf_client()
+    client = client_of(None, enforce_csrf_checks=True)
     token = form_token(client.get("/accounts/login/"))
 
     response = client.post(
@@ -187,9 +185,9 @@ def test_a_forbidden_page_gives_its_reason(client):
 
 
 @pytest.mark.django_db
-def test_another_organizers_event_is_not_found_rather_than_forbidden(client):
-    event = EventFactory(organizer=OrganizerFactory())
-    client.force_login(OrganizerFactory())
+def test_another_organizers_event_is_not_found_rather_than_forbidden(client, organizer, second_organizer):
+    event = EventFactory(organizer=second_organizer)
+    client.force_login(organizer)
 
     response = client.get(f"/organize/events/{event.pk}/")
 

@@ -10,19 +10,9 @@ staff to its own sign-in page.
 
 import pytest
 from django.contrib import admin
-from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from accounts.services import profile_link
-from corrections import services as corrections
-from events.models import Event, Match
-from organize.importer import results_import
-from players.models import Player, Team
-from ratings import signals
-from ratings.models import Category
-from ratings.services import category_recompute
-from tests.bundles import Bundle
-from tests.factories import AdminFactory, EventFactory, MatchFactory, OrganizerFactory, ProfileFactory, UserFactory
+from tests.clients import client_of
 
 pytestmark = pytest.mark.django_db
 
@@ -127,58 +117,8 @@ def url_names(patterns=None, namespace=None):
             yield name, pattern
 
 
-def linked(number):
-    user = UserFactory()
-    profile_link(profile=ProfileFactory(user=user), player=Player.objects.get(membership_number=number), by=None)
-    return user
-
-
-@pytest.fixture
-def world(tmp_path):
-    signals._forget_pending()
-    results_import(source=Bundle(tmp_path).write())
-    for category in Category.objects.all():
-        category_recompute(category=category)
-    admin_user = AdminFactory()
-    player = linked("1001")
-    organizer = OrganizerFactory()
-    draft = EventFactory(organizer=organizer)
-    MatchFactory(event=draft)
-    e1 = Event.objects.get(code="E1")
-    alice = Player.objects.get(membership_number="1001")
-    own_match = Match.objects.get(event=e1, round=2, participant1=alice.participant)
-    appeal = corrections.appeal_file(
-        user=player, match=own_match, own_games=0, opponent_games=2, draws=0, explanation="I lost."
-    )
-    correction = corrections.match_correct(
-        match=Match.objects.get(event=e1, round=1, participant1=alice.participant),
-        result=corrections.Result(1, 2),
-        reason="Swapped.",
-        by=admin_user,
-    )
-    yield {
-        "people": {"anonymous": None, "player": player, "organizer": organizer, "admin": admin_user},
-        "ids": {
-            "slug": "constructed",
-            "number": "1001",
-            "other": "1002",
-            "membership_number": "1001",
-            "participant_id": Team.objects.get(name="Bavarian Dragons").participant_id,
-            "event_id": e1.pk,
-            "draft_id": draft.pk,
-            "match_id": own_match.pk,
-            "correction_id": correction.pk,
-            "appeal_id": appeal.pk,
-            "round_number": 1,
-            "uidb64": "MQ",
-            "token": "not-a-valid-token",
-        },
-    }
-    signals._forget_pending()
-
-
 def site_urls(ids) -> dict[str, str]:
-    """A URL for every named page outside the admin site, built from the world's ids."""
+    """A URL for every named page outside the admin site, built from the fixture's ids."""
     urls = {}
     for name, pattern in url_names():
         if name is None or name.startswith("admin:"):
@@ -226,13 +166,6 @@ def answer(response) -> object:
     return response.status_code
 
 
-def client_of(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def test_every_page_of_the_site_has_its_expected_answers():
     named = {name for name, _ in url_names() if name and not name.startswith("admin:")}
     # The admin site's own unnamed patterns (old object URLs, its catch-all) redirect or answer 404.
@@ -245,11 +178,11 @@ def test_every_page_of_the_site_has_its_expected_answers():
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
-def test_each_kind_of_visitor_gets_the_expected_answer_from_every_page(world, persona):
-    client = client_of(world["people"][persona])
+def test_each_kind_of_visitor_gets_the_expected_answer_from_every_page(personas_and_ids, persona):
+    client = client_of(personas_and_ids["people"][persona])
 
     wrong = {}
-    for name, url in site_urls(world["ids"]).items():
+    for name, url in site_urls(personas_and_ids["ids"]).items():
         got = answer(client.get(url))
         if got != EXPECTED[name][persona]:
             wrong[name] = (url, got, EXPECTED[name][persona])
@@ -258,8 +191,8 @@ def test_each_kind_of_visitor_gets_the_expected_answer_from_every_page(world, pe
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "player", "organizer"])
-def test_the_admin_site_sends_everyone_but_staff_to_its_sign_in(world, persona):
-    client = client_of(world["people"][persona])
+def test_the_admin_site_sends_everyone_but_staff_to_its_sign_in(personas_and_ids, persona):
+    client = client_of(personas_and_ids["people"][persona])
     urls = admin_urls()
 
     answers = {name: answer(client.get(url)) for name, url in urls.items()}
@@ -268,8 +201,8 @@ def test_the_admin_site_sends_everyone_but_staff_to_its_sign_in(world, persona):
     assert {name: got for name, got in answers.items() if got != ADMIN_SIGN_IN} == {}
 
 
-def test_admins_open_the_admin_site_without_a_server_error(world):
-    client = client_of(world["people"]["admin"])
+def test_admins_open_the_admin_site_without_a_server_error(personas_and_ids):
+    client = client_of(personas_and_ids["people"]["admin"])
 
     answers = {name: answer(client.get(url)) for name, url in admin_urls().items()}
 
@@ -284,9 +217,9 @@ MISSING = {"slug": "no-such-list", "number": "NOBODY", "other": "NOBODY-ELSE", "
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "admin"])
-def test_pages_of_things_that_do_not_exist_answer_not_found_never_a_server_error(world, persona):
-    client = client_of(world["people"][persona])
-    ids = {**world["ids"], **MISSING}
+def test_pages_of_things_that_do_not_exist_answer_not_found_never_a_server_error(personas_and_ids, persona):
+    client = client_of(personas_and_ids["people"][persona])
+    ids = {**personas_and_ids["ids"], **MISSING}
     ids.update({key: 987654 for key, value in ids.items() if isinstance(value, int)})
 
     answers = {}

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from events.models import Event, Match, Standing
+from events.services import event_kinds, results_changed_send
 from players.models import Participant, Player, Team
 from players.services import player_create, team_create
 from ratings.models import (
@@ -23,8 +24,8 @@ from ratings.models import (
     RecomputeRun,
     SnapshotRating,
 )
-from ratings.services import category_recompute
 from ratings.snapshots import ranking_snapshots
+from tests.worlds import every_category_recomputed
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +74,7 @@ def a_match(event, participant1, participant2, round_number=1, games=(2, 1)):
 
 
 @pytest.fixture
-def world():
+def one_row_of_every_kind():
     """One row of every kind, so every changelist has something to render."""
     alice = a_player("Alice Archer", "DE", "DE-BY")
     bob = a_player("Bob Baker", "US", "US-CA")
@@ -87,9 +88,10 @@ def world():
     vtes_event = Event.objects.create(name="V:TES night", format="vtes", player_count=5, date=datetime.date(2003, 5, 2))
     Standing.objects.create(event=vtes_event, participant=bob.participant, rank=1, vp=3, gw=1, final="winner")
     Event.objects.filter(pk=vtes_event.pk).update(status="submitted")
+    # Written through the ORM, which queues nothing: a recompute run is asked for as the services ask.
+    results_changed_send(kinds=event_kinds(events=[event, team_event]), reason="results added", requested_by=None)
     Category.objects.filter(slug="constructed").update(ranked_after=1)  # Alice ranked: a row of ranks
-    for category in Category.objects.all():
-        category_recompute(category=category)
+    every_category_recomputed()
     ranking_snapshots(category=Category.objects.get(slug="constructed"), dates=[datetime.date(2003, 5, 31)])
     return {"alice": alice, "bob": bob, "team": team, "event": event}
 
@@ -99,7 +101,7 @@ def test_every_model_of_our_apps_is_registered():
 
 
 @pytest.mark.parametrize("model", OUR_MODELS, ids=lambda model: model._meta.label)
-def test_changelist_and_change_page_load(admin_client, world, model):
+def test_changelist_and_change_page_load(admin_client, one_row_of_every_kind, model):
     rows = listed(admin_client.get(url(model, "changelist")))
     assert rows
     assert admin_client.get(url(model, "change", rows[0].pk)).status_code == 200
@@ -121,22 +123,24 @@ def test_add_page_loads_unless_rows_come_from_elsewhere(admin_client, model):
     assert admin_client.get(url(model, "add")).status_code == expected
 
 
-def test_participants_are_read_only(admin_client, world):
-    participant = world["alice"].participant
+def test_participants_are_read_only(admin_client, one_row_of_every_kind):
+    participant = one_row_of_every_kind["alice"].participant
     response = admin_client.post(url(Participant, "change", participant.pk), {"kind": "team"})
     assert response.status_code == 403
     assert admin_client.get(url(Participant, "delete", participant.pk)).status_code == 403
 
 
-def test_participant_changelist_says_what_each_participant_is(admin_client, world):
+def test_participant_changelist_says_what_each_participant_is(admin_client, one_row_of_every_kind):
     response = admin_client.get(url(Participant, "changelist"))
-    assert url(Player, "change", world["alice"].pk) in response.content.decode()
-    assert url(Team, "change", world["team"].pk) in response.content.decode()
+    assert url(Player, "change", one_row_of_every_kind["alice"].pk) in response.content.decode()
+    assert url(Team, "change", one_row_of_every_kind["team"].pk) in response.content.decode()
 
 
-def test_it_searches_players_by_membership_number_and_name(admin_client, world):
-    assert listed(admin_client.get(url(Player, "changelist"), {"q": world["bob"].membership_number})) == [world["bob"]]
-    assert listed(admin_client.get(url(Player, "changelist"), {"q": "alice arch"})) == [world["alice"]]
+def test_it_searches_players_by_membership_number_and_name(admin_client, one_row_of_every_kind):
+    assert listed(
+        admin_client.get(url(Player, "changelist"), {"q": one_row_of_every_kind["bob"].membership_number})
+    ) == [one_row_of_every_kind["bob"]]
+    assert listed(admin_client.get(url(Player, "changelist"), {"q": "alice arch"})) == [one_row_of_every_kind["alice"]]
 
 
 def test_it_filters_players_by_continent(admin_client):
@@ -152,12 +156,12 @@ def test_it_filters_players_by_continent(admin_client):
     assert set(listed(admin_client.get(changelist))) == {german, american, japanese, unknown}
 
 
-def test_it_filters_players_by_country_and_known_region(admin_client, world):
+def test_it_filters_players_by_country_and_known_region(admin_client, one_row_of_every_kind):
     changelist = url(Player, "changelist")
-    assert listed(admin_client.get(changelist, {"country": "US"})) == [world["bob"]]
+    assert listed(admin_client.get(changelist, {"country": "US"})) == [one_row_of_every_kind["bob"]]
     with_region = listed(admin_client.get(changelist, {"has_region": "yes"}))
-    assert set(with_region) == {world["alice"], world["bob"]}
-    assert world["alice"] not in listed(admin_client.get(changelist, {"has_region": "no"}))
+    assert set(with_region) == {one_row_of_every_kind["alice"], one_row_of_every_kind["bob"]}
+    assert one_row_of_every_kind["alice"] not in listed(admin_client.get(changelist, {"has_region": "no"}))
 
 
 def test_adding_a_player_creates_its_participant(admin_client):
@@ -187,13 +191,13 @@ def test_it_refuses_a_region_outside_the_players_country(admin_client, country, 
     assert not Participant.objects.exists()
 
 
-def test_changing_a_membership_number_updates_the_keys_of_the_players_teams(admin_client, world):
-    alice = world["alice"]
-    team = a_team(members=[alice, world["bob"], a_player(membership_number="Z9")])
+def test_changing_a_membership_number_updates_the_keys_of_the_players_teams(admin_client, one_row_of_every_kind):
+    alice = one_row_of_every_kind["alice"]
+    team = a_team(members=[alice, one_row_of_every_kind["bob"], a_player(membership_number="Z9")])
     data = {"membership_number": "A1", "name": alice.name, "country": "DE", "region": "DE-BY"}
     assert admin_client.post(url(Player, "change", alice.pk), data).status_code == 302
     team.refresh_from_db()
-    assert team.member_key == f"A1 {world['bob'].membership_number} Z9"
+    assert team.member_key == f"A1 {one_row_of_every_kind['bob'].membership_number} Z9"
 
 
 def test_adding_a_team_computes_its_member_key_and_participant(admin_client):
@@ -206,8 +210,8 @@ def test_adding_a_team_computes_its_member_key_and_participant(admin_client):
     assert set(team.members.all()) == set(members)
 
 
-def test_it_refuses_a_second_team_with_the_same_members(admin_client, world):
-    members = list(world["team"].members.all())
+def test_it_refuses_a_second_team_with_the_same_members(admin_client, one_row_of_every_kind):
+    members = list(one_row_of_every_kind["team"].members.all())
     response = admin_client.post(url(Team, "add"), {"name": "Copy", "members": [member.pk for member in members]})
     assert response.status_code == 200
     assert "The team “The Three” already has exactly these members" in response.content.decode()
@@ -221,27 +225,29 @@ def test_it_refuses_a_team_of_the_wrong_size(admin_client):
     assert not Team.objects.exists()
 
 
-def test_editing_a_team_recomputes_its_member_key(admin_client, world):
-    team = world["team"]
-    members = [*team.members.all()][:2] + [world["alice"]]
+def test_editing_a_team_recomputes_its_member_key(admin_client, one_row_of_every_kind):
+    team = one_row_of_every_kind["team"]
+    members = [*team.members.all()][:2] + [one_row_of_every_kind["alice"]]
     data = {"name": team.name, "members": [member.pk for member in members]}
     assert admin_client.post(url(Team, "change", team.pk), data).status_code == 302
     team.refresh_from_db()
     assert team.member_key.split() == sorted(member.membership_number for member in members)
 
 
-def test_it_searches_teams_by_member_number(admin_client, world):
-    member = world["team"].members.first()
-    assert listed(admin_client.get(url(Team, "changelist"), {"q": member.membership_number})) == [world["team"]]
+def test_it_searches_teams_by_member_number(admin_client, one_row_of_every_kind):
+    member = one_row_of_every_kind["team"].members.first()
+    assert listed(admin_client.get(url(Team, "changelist"), {"q": member.membership_number})) == [
+        one_row_of_every_kind["team"]
+    ]
 
 
-def test_it_searches_events_by_name_code_and_city(admin_client, world):
+def test_it_searches_events_by_name_code_and_city(admin_client, one_row_of_every_kind):
     for term in ["grand prix", "gp-berlin", "berlin"]:
-        assert listed(admin_client.get(url(Event, "changelist"), {"q": term})) == [world["event"]]
+        assert listed(admin_client.get(url(Event, "changelist"), {"q": term})) == [one_row_of_every_kind["event"]]
 
 
-def test_the_event_page_links_to_its_matches_and_standings(admin_client, world):
-    event = world["event"]
+def test_the_event_page_links_to_its_matches_and_standings(admin_client, one_row_of_every_kind):
+    event = one_row_of_every_kind["event"]
     page = admin_client.get(url(Event, "change", event.pk)).content.decode()
     assert f'{url(Match, "changelist")}?event={event.pk}">2 matches</a>' in page
     assert f'{url(Standing, "changelist")}?event={event.pk}">1 standing</a>' in page
@@ -250,19 +256,19 @@ def test_the_event_page_links_to_its_matches_and_standings(admin_client, world):
     assert len(matches) == 2
 
 
-def test_it_searches_matches_by_event_and_player(admin_client, world):
+def test_it_searches_matches_by_event_and_player(admin_client, one_row_of_every_kind):
     changelist = url(Match, "changelist")
     by_event = listed(admin_client.get(changelist, {"q": "gp-berlin"}))
-    assert {match.event for match in by_event} == {world["event"]}
+    assert {match.event for match in by_event} == {one_row_of_every_kind["event"]}
     by_name = listed(admin_client.get(changelist, {"q": "bob baker"}))
     assert [(match.participant1, match.participant2) for match in by_name] == [
-        (world["alice"].participant, world["bob"].participant)
+        (one_row_of_every_kind["alice"].participant, one_row_of_every_kind["bob"].participant)
     ]
-    by_number = listed(admin_client.get(changelist, {"q": world["alice"].membership_number}))
+    by_number = listed(admin_client.get(changelist, {"q": one_row_of_every_kind["alice"].membership_number}))
     assert len(by_number) == 2
 
 
-def test_it_filters_matches_by_result_round_and_elimination(admin_client, world):
+def test_it_filters_matches_by_result_round_and_elimination(admin_client, one_row_of_every_kind):
     changelist = url(Match, "changelist")
     assert [match.is_bye for match in listed(admin_client.get(changelist, {"result": "bye"}))] == [True]
     assert len(listed(admin_client.get(changelist, {"result": "win"}))) == 2
@@ -270,41 +276,41 @@ def test_it_filters_matches_by_result_round_and_elimination(admin_client, world)
     assert listed(admin_client.get(changelist, {"elimination__exact": 1})) == []
 
 
-def test_it_searches_standings_by_player(admin_client, world):
+def test_it_searches_standings_by_player(admin_client, one_row_of_every_kind):
     rows = listed(admin_client.get(url(Standing, "changelist"), {"q": "alice"}))
-    assert [standing.participant for standing in rows] == [world["alice"].participant]
+    assert [standing.participant for standing in rows] == [one_row_of_every_kind["alice"].participant]
 
 
-def test_participant_autocomplete_finds_players_by_name(admin_client, world):
+def test_participant_autocomplete_finds_players_by_name(admin_client, one_row_of_every_kind):
     response = admin_client.get(
         reverse("admin:autocomplete"),
         {"app_label": "events", "model_name": "match", "field_name": "participant1", "term": "bob"},
     )
     assert response.status_code == 200
-    assert [result["text"] for result in response.json()["results"]] == [str(world["bob"])]
+    assert [result["text"] for result in response.json()["results"]] == [str(one_row_of_every_kind["bob"])]
 
 
-def test_a_match_form_refuses_a_participant_who_already_plays_in_that_round(admin_client, world):
+def test_a_match_form_refuses_a_participant_who_already_plays_in_that_round(admin_client, one_row_of_every_kind):
     carol = a_player()
     data = {
-        "event": world["event"].pk,
+        "event": one_row_of_every_kind["event"].pk,
         "round": 1,
         "participant1": carol.participant.pk,
-        "participant2": world["bob"].participant.pk,
+        "participant2": one_row_of_every_kind["bob"].participant.pk,
         "games1": 2,
         "games2": 0,
         "draws": 0,
     }
     response = admin_client.post(url(Match, "add"), data)
-    assert f"{world['bob']} already plays a match in round 1." in response.content.decode()
+    assert f"{one_row_of_every_kind['bob']} already plays a match in round 1." in response.content.decode()
 
 
-def test_a_match_form_refuses_a_team_in_an_individual_event(admin_client, world):
+def test_a_match_form_refuses_a_team_in_an_individual_event(admin_client, one_row_of_every_kind):
     data = {
-        "event": world["event"].pk,
+        "event": one_row_of_every_kind["event"].pk,
         "round": 3,
-        "participant1": world["team"].participant.pk,
-        "participant2": world["bob"].participant.pk,
+        "participant1": one_row_of_every_kind["team"].participant.pk,
+        "participant2": one_row_of_every_kind["bob"].participant.pk,
         "games1": 2,
         "games2": 0,
         "draws": 0,
@@ -313,12 +319,12 @@ def test_a_match_form_refuses_a_team_in_an_individual_event(admin_client, world)
     assert "is played by players; The Three is a team." in response.content.decode()
 
 
-def test_a_match_form_refuses_a_drawn_elimination_match(admin_client, world):
+def test_a_match_form_refuses_a_drawn_elimination_match(admin_client, one_row_of_every_kind):
     data = {
-        "event": world["event"].pk,
+        "event": one_row_of_every_kind["event"].pk,
         "round": 3,
-        "participant1": world["alice"].participant.pk,
-        "participant2": world["bob"].participant.pk,
+        "participant1": one_row_of_every_kind["alice"].participant.pk,
+        "participant2": one_row_of_every_kind["bob"].participant.pk,
         "games1": 1,
         "games2": 1,
         "draws": 0,
@@ -406,15 +412,15 @@ def test_deleting_a_player_deletes_its_participant(admin_client):
 
 
 @pytest.mark.parametrize("who", ["alice", "team"])
-def test_it_refuses_to_delete_a_player_or_team_with_results(admin_client, world, who):
-    entity = world[who]
+def test_it_refuses_to_delete_a_player_or_team_with_results(admin_client, one_row_of_every_kind, who):
+    entity = one_row_of_every_kind[who]
     page = admin_client.post(url(type(entity), "delete", entity.pk), {"post": "yes"}).content.decode()
     assert f"Matches of {entity}" in page
     assert type(entity).objects.filter(pk=entity.pk).exists()
 
 
-def test_it_refuses_to_delete_a_team_member(admin_client, world):
-    member = world["team"].members.first()
+def test_it_refuses_to_delete_a_team_member(admin_client, one_row_of_every_kind):
+    member = one_row_of_every_kind["team"].members.first()
     page = admin_client.post(url(Player, "delete", member.pk), {"post": "yes"}).content.decode()
     assert "Team The Three" in page
     assert Player.objects.filter(pk=member.pk).exists()

@@ -1,6 +1,6 @@
 """Appeals (SPEC 5): a linked player appeals a match of their own history; an admin accepts or rejects it.
 
-The world is the default test bundle (tests/bundles.py), imported and rated.
+The world is the default test bundle (tests/bundles.py), imported and rated (`rated_default_bundle`).
 Munich Open (E1, 2003-05-01): R1 1001 beats 1002 2–1; R2 1001 beats 1003 2–0;
 R3 (elimination) 1001 beats 1005 2–1. Team event E3: T1 (1001 1002 1003) beats T2.
 """
@@ -13,48 +13,22 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.services import profile_link
 from corrections import services
 from corrections.models import Appeal, AppealStatus, Correction, CorrectionSource
 from events.models import Match
-from organize.importer import results_import
-from players.models import Player, Team
-from ratings.models import Category, CurrentRating, RecomputeRun, RecomputeStatus
-from ratings.services import category_recompute, recompute_run_execute
-from tests.bundles import Bundle
-from tests.factories import AdminFactory, ProfileFactory, UserFactory
+from players.models import Team
+from ratings.models import CurrentRating, RecomputeRun, RecomputeStatus
+from ratings.services.runs import recompute_run_execute
+from tests.factories import UserFactory
+from tests.worlds import account_of, player, the_match
 
 pytestmark = pytest.mark.django_db
 
 EXACT = 1e-9
 
 
-@pytest.fixture
-def world(tmp_path):
-    results_import(source=Bundle(tmp_path).write())
-    for category in Category.objects.all():
-        category_recompute(category=category)
-    RecomputeRun.objects.all().delete()
-
-
-def player(number) -> Player:
-    return Player.objects.get(membership_number=number)
-
-
-def linked_user(number):
-    """A player's account, linked to their membership number by an admin."""
-    user = UserFactory()
-    profile_link(profile=ProfileFactory(user=user), player=player(number), by=None)
-    return user
-
-
-def the_match(event_code, round_number, number1) -> Match:
-    return Match.objects.select_related("event").get(
-        event__code=event_code, round=round_number, participant1=player(number1).participant
-    )
-
-
 def appeal(user, match, own=0, opponent=2, draws=0, explanation="I won that match.") -> Appeal:
+    """`user` appeals `match`, saying it ended `own`–`opponent` (and `draws`) from their own side."""
     return services.appeal_file(
         user=user, match=match, own_games=own, opponent_games=opponent, draws=draws, explanation=explanation
     )
@@ -67,8 +41,8 @@ def rating(slug, number) -> float:
 # filing ----------------------------------------------------------------------------------------------
 
 
-def test_a_player_appeals_from_their_own_side_and_the_match_keeps_its_order(world):
-    chloe = linked_user("1003")
+def test_a_player_appeals_from_their_own_side_and_the_match_keeps_its_order(rated_default_bundle):
+    chloe = account_of("1003")
     match = the_match("E1", 2, "1001")  # 1001 beat 1003 2–0; 1003 is side 2
 
     filed = appeal(chloe, match, own=2, opponent=1, explanation="I won two games to one.")
@@ -83,8 +57,8 @@ def test_a_player_appeals_from_their_own_side_and_the_match_keeps_its_order(worl
     assert (match.games1, match.games2) == (2, 0)  # nothing changes until an admin accepts
 
 
-def test_the_appeal_form_files_an_appeal_and_shows_it_under_my_appeals(client, world):
-    alice = linked_user("1001")
+def test_the_appeal_form_files_an_appeal_and_shows_it_under_my_appeals(client, rated_default_bundle):
+    alice = account_of("1001")
     client.force_login(alice)
     match = the_match("E1", 2, "1001")
     url = reverse("corrections:appeal_new", args=[match.pk])
@@ -107,58 +81,58 @@ def test_the_appeal_form_files_an_appeal_and_shows_it_under_my_appeals(client, w
         ({"explanation": "   "}, "Say what happened"),
     ],
 )
-def test_an_appeal_must_ask_for_another_result_and_say_why(world, claim, error):
-    alice = linked_user("1001")
+def test_an_appeal_must_ask_for_another_result_and_say_why(rated_default_bundle, claim, error):
+    alice = account_of("1001")
 
     with pytest.raises(ValidationError, match=error):
         appeal(alice, the_match("E1", 2, "1001"), **claim)
     assert not Appeal.objects.exists()
 
 
-def test_an_elimination_match_cannot_be_claimed_a_draw(world):
-    alice = linked_user("1001")
+def test_an_elimination_match_cannot_be_claimed_a_draw(rated_default_bundle):
+    alice = account_of("1001")
     with pytest.raises(ValidationError, match="cannot have been a draw"):
         appeal(alice, the_match("E1", 3, "1001"), own=1, opponent=1)
 
 
-def test_a_bye_cannot_be_appealed(world):
+def test_a_bye_cannot_be_appealed(rated_default_bundle):
     with pytest.raises(ValidationError, match="A bye has no result to appeal"):
-        appeal(linked_user("1005"), the_match("E1", 1, "1005"))
+        appeal(account_of("1005"), the_match("E1", 1, "1005"))
 
 
-def test_only_the_players_own_matches_can_be_appealed(world):
+def test_only_the_players_own_matches_can_be_appealed(rated_default_bundle):
     with pytest.raises(PermissionDenied, match="only matches you played"):
-        appeal(linked_user("1006"), the_match("E1", 2, "1001"))
+        appeal(account_of("1006"), the_match("E1", 2, "1001"))
     with pytest.raises(PermissionDenied, match="not linked to a player"):
         appeal(UserFactory(), the_match("E1", 2, "1001"))
 
 
-def test_a_team_member_may_appeal_a_match_of_their_team(world):
+def test_a_team_member_may_appeal_a_match_of_their_team(rated_default_bundle):
     team = Team.objects.get(members=player("1001"), name="Bavarian Dragons")
     match = Match.objects.get(event__code="E3", participant1=team.participant)
 
-    filed = appeal(linked_user("1002"), match, own=1, opponent=2)
+    filed = appeal(account_of("1002"), match, own=1, opponent=2)
 
     assert (filed.side, filed.claimed_games1, filed.claimed_games2) == (1, 1, 2)
 
 
-def test_one_open_appeal_per_match_and_player_and_a_new_one_once_decided(world):
-    alice, admin = linked_user("1001"), AdminFactory()
+def test_one_open_appeal_per_match_and_player_and_a_new_one_once_decided(rated_default_bundle, admin):
+    alice = account_of("1001")
     match = the_match("E1", 2, "1001")
     first = appeal(alice, match)
 
     with pytest.raises(ValidationError, match="already have an open appeal"):
         appeal(alice, match, own=1)
     # The opponent may appeal the same match.
-    appeal(linked_user("1003"), match, own=2, opponent=1)
+    appeal(account_of("1003"), match, own=2, opponent=1)
 
     services.appeal_reject(appeal=first, by=admin, reason="The slip says 2–0.")
     assert appeal(alice, match, own=1, opponent=2).is_open
 
 
-def test_appeals_are_limited_per_account_and_day(world, settings):
+def test_appeals_are_limited_per_account_and_day(rated_default_bundle, settings):
     settings.APPEALS_PER_DAY = 2
-    alice = linked_user("1001")
+    alice = account_of("1001")
     appeal(alice, the_match("E1", 1, "1001"))
     second = appeal(alice, the_match("E1", 2, "1001"))
 
@@ -169,9 +143,9 @@ def test_appeals_are_limited_per_account_and_day(world, settings):
     assert appeal(alice, the_match("E1", 3, "1001")).is_open
 
 
-def test_the_form_shows_why_an_appeal_is_refused(client, world, settings):
+def test_the_form_shows_why_an_appeal_is_refused(client, rated_default_bundle, settings):
     settings.APPEALS_PER_DAY = 0
-    client.force_login(linked_user("1001"))
+    client.force_login(account_of("1001"))
     url = reverse("corrections:appeal_new", args=[the_match("E1", 2, "1001").pk])
 
     response = client.post(url, {"own_games": 1, "opponent_games": 2, "draws": 0, "explanation": "Really."})
@@ -188,8 +162,8 @@ def history_html(client, number="1001") -> str:
     return client.get(f"/players/{number}/?category=constructed").content.decode()
 
 
-def test_a_players_own_history_offers_an_appeal_on_each_row_and_shows_an_open_one(client, world):
-    alice = linked_user("1001")
+def test_a_players_own_history_offers_an_appeal_on_each_row_and_shows_an_open_one(client, rated_default_bundle):
+    alice = account_of("1001")
     open_appeal = appeal(alice, the_match("E1", 2, "1001"))
     client.force_login(alice)
 
@@ -201,11 +175,11 @@ def test_a_players_own_history_offers_an_appeal_on_each_row_and_shows_an_open_on
 
 
 @pytest.mark.parametrize("viewer", ["anonymous", "unlinked", "another player"])
-def test_nobody_else_sees_appeal_links_on_a_history(client, world, viewer):
+def test_nobody_else_sees_appeal_links_on_a_history(client, rated_default_bundle, viewer):
     if viewer == "unlinked":
         client.force_login(UserFactory())
     elif viewer == "another player":
-        client.force_login(linked_user("1002"))
+        client.force_login(account_of("1002"))
 
     html = history_html(client)
 
@@ -216,8 +190,10 @@ def test_nobody_else_sees_appeal_links_on_a_history(client, world, viewer):
 # deciding ------------------------------------------------------------------------------------------------
 
 
-def test_accepting_an_appeal_corrects_the_match_records_it_and_queues_the_recompute(client, world):
-    chloe, admin = linked_user("1003"), AdminFactory()
+def test_accepting_an_appeal_corrects_the_match_records_it_and_queues_the_recompute(
+    client, rated_default_bundle, admin
+):
+    chloe = account_of("1003")
     filed = appeal(chloe, the_match("E1", 2, "1001"), own=2, opponent=1, explanation="I won 2–1.")
     client.force_login(admin)
     review = reverse("corrections:appeal_review", args=[filed.pk])
@@ -256,8 +232,8 @@ def test_accepting_an_appeal_corrects_the_match_records_it_and_queues_the_recomp
     assert f'href="{correction.get_absolute_url()}"' in mine
 
 
-def test_rejecting_an_appeal_needs_a_reason_and_changes_no_result(client, world):
-    alice, admin = linked_user("1001"), AdminFactory()
+def test_rejecting_an_appeal_needs_a_reason_and_changes_no_result(client, rated_default_bundle, admin):
+    alice = account_of("1001")
     filed = appeal(alice, the_match("E1", 2, "1001"))
     client.force_login(admin)
     review = reverse("corrections:appeal_review", args=[filed.pk])
@@ -285,9 +261,8 @@ def test_rejecting_an_appeal_needs_a_reason_and_changes_no_result(client, world)
     assert "The slip, signed by both, says 2–0." in mine
 
 
-def test_a_decided_appeal_cannot_be_decided_again(world):
-    admin = AdminFactory()
-    filed = appeal(linked_user("1001"), the_match("E1", 2, "1001"))
+def test_a_decided_appeal_cannot_be_decided_again(rated_default_bundle, admin):
+    filed = appeal(account_of("1001"), the_match("E1", 2, "1001"))
     services.appeal_reject(appeal=filed, by=admin, reason="No.")
 
     with pytest.raises(ValidationError, match="was rejected already"):
@@ -295,10 +270,9 @@ def test_a_decided_appeal_cannot_be_decided_again(world):
     assert not Correction.objects.exists()
 
 
-def test_an_appeal_is_not_accepted_once_the_result_changed_meanwhile(world):
-    admin = AdminFactory()
+def test_an_appeal_is_not_accepted_once_the_result_changed_meanwhile(rated_default_bundle, admin):
     match = the_match("E1", 2, "1001")
-    filed = appeal(linked_user("1001"), match)
+    filed = appeal(account_of("1001"), match)
     Match.objects.filter(pk=match.pk).update(games2=1)
 
     with pytest.raises(ValidationError, match="changed since the appeal was filed"):
@@ -309,11 +283,10 @@ def test_an_appeal_is_not_accepted_once_the_result_changed_meanwhile(world):
     assert not Correction.objects.exists()
 
 
-def test_the_queue_lists_open_appeals_oldest_first_and_recent_decisions(client, world):
-    admin = AdminFactory()
-    first = appeal(linked_user("1001"), the_match("E1", 1, "1001"))
-    second = appeal(linked_user("1003"), the_match("E1", 2, "1001"), own=2, opponent=1)
-    decided = appeal(linked_user("1005"), the_match("E1", 3, "1001"), own=2, opponent=1)
+def test_the_queue_lists_open_appeals_oldest_first_and_recent_decisions(client, rated_default_bundle, admin):
+    first = appeal(account_of("1001"), the_match("E1", 1, "1001"))
+    second = appeal(account_of("1003"), the_match("E1", 2, "1001"), own=2, opponent=1)
+    decided = appeal(account_of("1005"), the_match("E1", 3, "1001"), own=2, opponent=1)
     services.appeal_reject(appeal=decided, by=admin, reason="No.")
     client.force_login(admin)
 

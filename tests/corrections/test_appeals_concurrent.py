@@ -15,17 +15,18 @@ from django.db import connection, connections
 from corrections import services
 from corrections.models import Appeal
 from events.models import Match
-from tests.corrections.test_appeals import appeal, linked_user, player, world  # noqa: F401 (the fixture)
+from tests.corrections.test_appeals import appeal
 from tests.ratings.test_reliability_jobs import postgresql_only
+from tests.worlds import account_of, player
 
 # Committed data, for the threads' own connections; asked for by name, so the categories are seeded again
 # after another transactional test's flush (tests/conftest.py).
 pytestmark = [postgresql_only, pytest.mark.usefixtures("transactional_db")]
 
 
-def test_appeals_filed_at_once_never_exceed_the_daily_limit(world, settings, monkeypatch):  # noqa: F811
+def test_appeals_filed_at_once_never_exceed_the_daily_limit(rated_default_bundle, settings, monkeypatch):
     settings.APPEALS_PER_DAY = 2
-    alice = linked_user("1001")
+    alice = account_of("1001")
     matches = list(Match.objects.filter(participant1=player("1001").participant, participant2__isnull=False))
     assert len(matches) >= 4
     arrived = threading.Barrier(len(matches), timeout=1)

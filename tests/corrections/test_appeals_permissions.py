@@ -11,14 +11,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.services import profile_link
 from corrections import services
 from corrections.models import Appeal, Correction
 from events.models import Event, Match
 from organize.importer import results_import
-from players.models import Player
 from tests.bundles import Bundle
-from tests.factories import AdminFactory, OrganizerFactory, ProfileFactory, UserFactory
+from tests.factories import UserFactory
+from tests.worlds import account_of, the_match
 
 pytestmark = pytest.mark.django_db
 
@@ -62,33 +61,24 @@ VIEWS = {
 }
 
 
-def linked(number):
-    user = UserFactory()
-    profile_link(profile=ProfileFactory(user=user), player=Player.objects.get(membership_number=number), by=None)
-    return user
-
-
 @pytest.fixture
-def world(tmp_path):
+def personas_and_ids(tmp_path, admin, organizer):
+    """The default bundle imported (not rated), someone of each persona, and the ids the pages are asked for:
+    Chloé's open appeal of her E1 round 2 loss to Alice (1001 beat 1003 2–0), and a correction of E1 round 1."""
     results_import(source=Bundle(tmp_path).write())
-    alice = Player.objects.get(membership_number="1001")
-    match = Match.objects.get(event__code="E1", round=2, participant1=alice.participant)  # 1001 beat 1003 2–0
+    match = the_match("E1", 2, "1001")
     other_match = Match.objects.get(event__code="E1", round=2, participant2__player__membership_number="1005")
-    admin = AdminFactory()
-    chloe = linked("1003")
+    chloe = account_of("1003")
     filed = services.appeal_file(user=chloe, match=match, own_games=2, opponent_games=1, draws=0, explanation="Won.")
     correction = services.match_correct(
-        match=Match.objects.get(event__code="E1", round=1, participant1=alice.participant),
-        result=services.Result(1, 2),
-        reason="Swapped.",
-        by=admin,
+        match=the_match("E1", 1, "1001"), result=services.Result(1, 2), reason="Swapped.", by=admin
     )
     people = {
         "anonymous": None,
         "unlinked": UserFactory(),
-        "the player": linked("1001"),
-        "another player": linked("1006"),
-        "organizer": OrganizerFactory(),
+        "the player": account_of("1001"),
+        "another player": account_of("1006"),
+        "organizer": organizer,
         "admin": admin,
     }
     ids = {
@@ -107,8 +97,8 @@ def request(client, method, url, data):
 
 @pytest.mark.parametrize("persona", PERSONAS)
 @pytest.mark.parametrize("view", VIEWS)
-def test_who_may_use_each_page(client, world, view, persona):
-    people, ids = world
+def test_who_may_use_each_page(client, personas_and_ids, view, persona):
+    people, ids = personas_and_ids
     method, url, data, expected = VIEWS[view]
     if people[persona] is not None:
         client.force_login(people[persona])
@@ -120,8 +110,8 @@ def test_who_may_use_each_page(client, world, view, persona):
         assert response.url.startswith(reverse("accounts:login"))
 
 
-def test_what_is_refused_leaves_nothing_behind(client, world):
-    people, ids = world
+def test_what_is_refused_leaves_nothing_behind(client, personas_and_ids):
+    people, ids = personas_and_ids
     appeals, corrections, matches = Appeal.objects.count(), Correction.objects.count(), Match.objects.count()
     for persona in ("anonymous", "unlinked", "another player", "organizer"):
         client.logout()
@@ -140,8 +130,8 @@ def test_what_is_refused_leaves_nothing_behind(client, world):
 
 
 @pytest.mark.parametrize("view", [name for name, (method, *_) in VIEWS.items() if method == "post"])
-def test_every_form_needs_its_csrf_token(world, view):
-    people, ids = world
+def test_every_form_needs_its_csrf_token(personas_and_ids, view):
+    people, ids = personas_and_ids
     _, url, data, expected = VIEWS[view]
     persona = "the player" if expected["the player"] == 302 else "admin"
     client = Client(enforce_csrf_checks=True)
@@ -153,8 +143,8 @@ def test_every_form_needs_its_csrf_token(world, view):
     assert "CSRF" in response.content.decode()
 
 
-def test_the_admin_site_pages_of_appeals_and_corrections_are_for_admins(client, world):
-    people, _ = world
+def test_the_admin_site_pages_of_appeals_and_corrections_are_for_admins(client, personas_and_ids):
+    people, _ = personas_and_ids
     for path in (reverse("admin:corrections_correction_changelist"), reverse("admin:corrections_appeal_changelist")):
         client.force_login(people["admin"])
         assert client.get(path).status_code == 200

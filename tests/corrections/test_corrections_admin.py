@@ -1,7 +1,7 @@
 """Matches in the admin site: a result changed or a match added only with a reason, recorded as a correction;
 deleting one leads to the removal page, which asks why and shows the impact first.
 
-The world is the default test bundle (tests/bundles.py), imported and rated.
+The world is the default test bundle (tests/bundles.py), imported and rated (`rated_default_bundle`).
 """
 
 import pytest
@@ -9,49 +9,16 @@ from django.urls import reverse
 
 from corrections.models import Correction, CorrectionKind
 from events.models import Event, Match
-from organize.importer import results_import
-from players.models import Player
-from ratings.models import Category, RecomputeRun
-from ratings.services import category_recompute
-from tests.bundles import Bundle
-from tests.factories import AdminFactory
+from tests.worlds import participant, the_match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
-
-
-def participant(number) -> int:
-    return Player.objects.get(membership_number=number).participant_id
-
-
-def the_match(event_code, round_number, number1) -> Match:
-    return Match.objects.select_related("event").get(
-        event__code=event_code, round=round_number, participant1_id=participant(number1)
-    )
-
-
-def recompute_everything():
-    for category in Category.objects.all():
-        category_recompute(category=category)
-
-
-@pytest.fixture
-def world(tmp_path):
-    """The default bundle, imported and rated; no run queued."""
-    results_import(source=Bundle(tmp_path).write())
-    recompute_everything()
-    RecomputeRun.objects.all().delete()
 
 
 def admin_url(view, *args):
     return reverse(f"admin:events_match_{view}", args=args)
 
 
-def test_changing_a_result_in_the_admin_records_a_correction_with_its_reason(client, world, admin):
+def test_changing_a_result_in_the_admin_records_a_correction_with_its_reason(client, rated_default_bundle, admin):
     client.force_login(admin)
     match = the_match("E1", 2, "1001")
     data = {"games1": 1, "games2": 2, "draws": 0, "correction_reason": "Scorekeeper error."}
@@ -71,7 +38,7 @@ def test_changing_a_result_in_the_admin_records_a_correction_with_its_reason(cli
     assert (match.event.code, match.participant1_id, match.games1) == ("E1", participant("1001"), 1)
 
 
-def test_the_admin_refuses_a_change_without_a_reason_or_without_a_change(client, world, admin):
+def test_the_admin_refuses_a_change_without_a_reason_or_without_a_change(client, rated_default_bundle, admin):
     client.force_login(admin)
     match = the_match("E1", 2, "1001")
 
@@ -85,7 +52,7 @@ def test_the_admin_refuses_a_change_without_a_reason_or_without_a_change(client,
     assert not Correction.objects.exists()
 
 
-def test_adding_a_match_in_the_admin_records_an_addition(client, world, admin):
+def test_adding_a_match_in_the_admin_records_an_addition(client, rated_default_bundle, admin):
     client.force_login(admin)
     data = {
         "event": Event.objects.get(code="E1").pk, "round": 2, "participant1": participant("1002"),
@@ -101,7 +68,7 @@ def test_adding_a_match_in_the_admin_records_an_addition(client, world, admin):
     assert correction.match.participant2_id == participant("1006")
 
 
-def test_deleting_a_match_in_the_admin_goes_to_the_removal_page_that_asks_why(client, world, admin):
+def test_deleting_a_match_in_the_admin_goes_to_the_removal_page_that_asks_why(client, rated_default_bundle, admin):
     client.force_login(admin)
     match = the_match("E1", 2, "1001")
 

@@ -1,7 +1,7 @@
 """Where a correction shows (SPEC 5): a "Corrected" note, linked to its log entry, on the match wherever it is shown.
 
-The world is the default test bundle (tests/bundles.py), imported and rated. Munich Open (E1, 2003-05-01)
-round 2: Alice Archer (1001) beat Chloé Dubois (1003) 2–0.
+The world is the default test bundle (tests/bundles.py), imported and rated (`rated_default_bundle`).
+Munich Open (E1, 2003-05-01) round 2: Alice Archer (1001) beat Chloé Dubois (1003) 2–0.
 """
 
 import pytest
@@ -11,43 +11,11 @@ from django.utils import timezone
 from corrections import services
 from corrections.selectors import match_corrections
 from corrections.services import Result
-from events.models import Match
-from organize.importer import results_import
-from players.models import Player
-from ratings.models import Category, RecomputeRun, RecomputeStatus
-from ratings.services import category_recompute, recompute_run_execute
-from tests.bundles import Bundle
-from tests.factories import AdminFactory
+from ratings.models import RecomputeRun, RecomputeStatus
+from ratings.services.runs import recompute_run_execute
+from tests.worlds import the_match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
-
-
-def participant(number) -> int:
-    return Player.objects.get(membership_number=number).participant_id
-
-
-def the_match(event_code, round_number, number1) -> Match:
-    return Match.objects.select_related("event").get(
-        event__code=event_code, round=round_number, participant1_id=participant(number1)
-    )
-
-
-def recompute_everything():
-    for category in Category.objects.all():
-        category_recompute(category=category)
-
-
-@pytest.fixture
-def world(tmp_path):
-    """The default bundle, imported and rated; no run queued."""
-    results_import(source=Bundle(tmp_path).write())
-    recompute_everything()
-    RecomputeRun.objects.all().delete()
 
 
 def run_queued():
@@ -55,7 +23,7 @@ def run_queued():
         recompute_run_execute(run_id=run.pk)
 
 
-def test_match_corrections_gives_each_corrected_match_its_records_oldest_first(world, admin):
+def test_match_corrections_gives_each_corrected_match_its_records_oldest_first(rated_default_bundle, admin):
     match = the_match("E1", 2, "1001")
     first = services.match_correct(match=match, result=Result(0, 2), reason="Slips swapped.", by=admin)
     second = services.match_correct(match=match, result=Result(1, 2), reason="One game more.", by=admin)
@@ -71,7 +39,9 @@ def test_match_corrections_gives_each_corrected_match_its_records_oldest_first(w
     )
 
 
-def test_a_corrected_match_is_marked_in_both_histories_head_to_head_and_on_the_event_page(client, world, admin):
+def test_a_corrected_match_is_marked_in_both_histories_head_to_head_and_on_the_event_page(
+    client, rated_default_bundle, admin
+):
     correction = services.match_correct(
         match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Slips swapped.", by=admin
     )

@@ -12,8 +12,8 @@ from corrections import services
 from corrections.forms import MatchCorrectForm, MatchRemoveForm
 from corrections.models import Correction, CorrectionKind
 from events.models import Match
-from tests.corrections.test_corrections import admin, the_match, world  # noqa: F401 (fixtures)
 from tests.factories import AdminFactory
+from tests.worlds import the_match
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,9 @@ def removed_by_another_admin_meanwhile(monkeypatch, match: Match):
 
 
 @pytest.mark.parametrize("action", ["match_remove", "match_correct"])
-def test_a_second_admin_changing_a_match_removed_meanwhile_is_told_so(client, world, admin, monkeypatch, action):  # noqa: F811
+def test_a_second_admin_changing_a_match_removed_meanwhile_is_told_so(
+    client, rated_default_bundle, admin, monkeypatch, action
+):
     match = the_match("E1", 2, "1004")
     client.force_login(admin)
     url = reverse(f"corrections:{action}", args=[match.pk])

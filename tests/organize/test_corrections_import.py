@@ -13,7 +13,7 @@ from events.models import Event, EventStatus, Match
 from organize.importer import results_import
 from players.models import Player
 from ratings.models import Category, RecomputeRun, RecomputeStatus
-from ratings.services import category_recompute
+from ratings.services.recompute import category_recompute
 from tests.bundles import Bundle
 from tests.factories import AdminFactory
 

@@ -12,7 +12,7 @@ from events.models import Event
 from organize.importer import writing
 from players.models import Participant, Player
 from tests.factories import EventFactory, PlayerFactory
-from tests.organize.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
+from tests.organize.pages import MATCH_HEADER, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ NEW_PLAYER = "id,name,country\n2001,Visit evil.example for free cards,DE\n"
 
 
 @pytest.fixture
-def draft(organizer):  # noqa: F811
+def draft(organizer):
     PlayerFactory(membership_number="1001", name="Registered Rita")
     return EventFactory(organizer=organizer, name="Thursday Standard", player_count=2)
 
@@ -46,7 +46,7 @@ HIDDEN = {"page": 404, "list": False, "search": False, "api": 404, "api search":
 SHOWN = {"page": 200, "list": True, "search": True, "api": 200, "api search": 1}
 
 
-def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(client_of, draft):  # noqa: F811
+def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(client_of, draft):
     uploaded(client_of, draft)
 
     assert seen_by_the_public("2001", "Visit evil.example for free cards") == HIDDEN
@@ -57,7 +57,7 @@ def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(client_o
     assert seen_by_the_public("2001", "Visit evil.example for free cards") == SHOWN
 
 
-def test_deleting_a_draft_deletes_the_players_only_it_named(client_of, draft):  # noqa: F811
+def test_deleting_a_draft_deletes_the_players_only_it_named(client_of, draft):
     uploaded(client_of, draft)
 
     client_of.post(f"/organize/events/{draft.pk}/delete/")
@@ -67,7 +67,7 @@ def test_deleting_a_draft_deletes_the_players_only_it_named(client_of, draft):  
     assert Participant.objects.count() == 1
 
 
-def test_a_new_player_another_draft_also_names_stays_when_one_draft_is_deleted(client_of, draft, organizer):  # noqa: F811
+def test_a_new_player_another_draft_also_names_stays_when_one_draft_is_deleted(client_of, draft, organizer):
     other = EventFactory(organizer=organizer, name="Friday Standard", player_count=2)
     uploaded(client_of, draft)
     uploaded(client_of, other, players="id,name,country\n")  # 2001 is registered (privately) already
@@ -77,7 +77,7 @@ def test_a_new_player_another_draft_also_names_stays_when_one_draft_is_deleted(c
     assert Player.objects.filter(membership_number="2001", public=False).exists()
 
 
-def test_uploading_again_without_a_new_player_removes_them(client_of, draft):  # noqa: F811
+def test_uploading_again_without_a_new_player_removes_them(client_of, draft):
     uploaded(client_of, draft)
 
     uploaded(client_of, draft, number="2002", players="id,name,country\n2002,Nora New,NO\n")
@@ -86,7 +86,7 @@ def test_uploading_again_without_a_new_player_removes_them(client_of, draft):  #
 
 
 @pytest.mark.parametrize("name", ["Evil\u202eetis.example", "Line\nbreak", "Nul\x07bell", "Iso\u2066late"])
-def test_names_with_control_or_bidirectional_characters_are_refused_with_the_reason(client_of, draft, name):  # noqa: F811
+def test_names_with_control_or_bidirectional_characters_are_refused_with_the_reason(client_of, draft, name):
     players = f'id,name,country\n2001,"{name}",DE\n'
 
     response = upload(client_of, draft, matches=MATCH_HEADER + "1,1001,2001,2,0,0,0\n", players=players)
@@ -98,9 +98,9 @@ def test_names_with_control_or_bidirectional_characters_are_refused_with_the_rea
 
 
 def test_two_uploads_registering_the_same_new_player_at_once_answer_409_for_the_second(
-    client_of,  # noqa: F811
+    client_of,
     draft,
-    monkeypatch,  # noqa: F811
+    monkeypatch,
 ):
     players_numbered = writing._players_numbered
 
@@ -118,7 +118,7 @@ def test_two_uploads_registering_the_same_new_player_at_once_answer_409_for_the_
     assert not draft.matches.exists()
 
 
-def test_a_team_only_a_draft_names_has_no_public_page(organizer):  # noqa: F811
+def test_a_team_only_a_draft_names_has_no_public_page(organizer):
     from players.models import Team, team_member_key
 
     members = [PlayerFactory(membership_number=str(n)) for n in (3001, 3002, 3003)]

@@ -16,7 +16,7 @@ from organize.importer.errors import ERRORS_AT_MOST
 from organize.importer.reading import CHUNK_BYTES
 from players.models import Player
 from tests.bundles import Bundle
-from tests.organize.test_import_errors import NEXT_PLAYER_LINE
+from tests.organize.importing import NEXT_PLAYER_LINE
 
 pytestmark = pytest.mark.django_db
 

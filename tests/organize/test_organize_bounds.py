@@ -13,7 +13,7 @@ from events.models import Match
 from organize.services import NEW_PLAYERS_PER_UPLOAD
 from players.models import Player
 from tests.factories import EventFactory
-from tests.organize.test_organize import MATCH_HEADER, client_of, organizer, upload  # noqa: F401 (fixtures)
+from tests.organize.pages import MATCH_HEADER, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ ONE_MB = 1_000_000
 
 
 @pytest.fixture
-def big_event(organizer):  # noqa: F811
+def big_event(organizer):
     return EventFactory(organizer=organizer, name="Grand Prix", player_count=2000)
 
 
@@ -31,7 +31,7 @@ def matches_between_new_players(count: int, first: int = 500_000) -> str:
 
 
 @pytest.mark.parametrize("page", ["upload/", "rounds/1/", "standings/"])
-def test_thousands_of_numbers_in_the_hidden_field_are_refused_without_work(client_of, big_event, page):  # noqa: F811
+def test_thousands_of_numbers_in_the_hidden_field_are_refused_without_work(client_of, big_event, page):
     numbers = " ".join(str(100_000 + n) for n in range(5000))
 
     response = client_of.post(f"/organize/events/{big_event.pk}/{page}", {"numbers": numbers})
@@ -43,7 +43,7 @@ def test_thousands_of_numbers_in_the_hidden_field_are_refused_without_work(clien
     assert html.count("name_1") == 0  # not one row of new players was built
 
 
-def test_a_file_of_junk_lines_lists_the_first_200_problems_and_counts_the_rest(client_of, big_event):  # noqa: F811
+def test_a_file_of_junk_lines_lists_the_first_200_problems_and_counts_the_rest(client_of, big_event):
     response = upload(client_of, big_event, matches=MATCH_HEADER + "x\n" * 100_000)
 
     html = response.content.decode()
@@ -57,7 +57,7 @@ def test_a_file_of_junk_lines_lists_the_first_200_problems_and_counts_the_rest(c
 
 
 def test_at_most_500_unknown_players_are_listed_to_register_with_the_country_list_sent_once(
-    client_of,  # noqa: F811
+    client_of,
     big_event,
 ):
     response = upload(client_of, big_event, matches=matches_between_new_players(600))
@@ -71,7 +71,7 @@ def test_at_most_500_unknown_players_are_listed_to_register_with_the_country_lis
     assert html.count('list="country-codes"') == NEW_PLAYERS_PER_UPLOAD
 
 
-def test_more_than_500_new_players_in_one_upload_are_refused_with_what_to_do(client_of, big_event):  # noqa: F811
+def test_more_than_500_new_players_in_one_upload_are_refused_with_what_to_do(client_of, big_event):
     players = "id,name,country\n" + "".join(f"{500_000 + n},Newcomer {n},DE\n" for n in range(502))
 
     response = upload(client_of, big_event, matches=matches_between_new_players(502), players=players)
@@ -81,7 +81,7 @@ def test_more_than_500_new_players_in_one_upload_are_refused_with_what_to_do(cli
     assert not Player.objects.exists() and not Match.objects.exists()
 
 
-def test_a_new_players_country_is_given_by_code_or_by_name_and_checked(client_of, big_event):  # noqa: F811
+def test_a_new_players_country_is_given_by_code_or_by_name_and_checked(client_of, big_event):
     url = f"/organize/events/{big_event.pk}/upload/"
     first = upload(client_of, big_event, matches=MATCH_HEADER + "1,2001,2002,2,0,0,0\n")
     named = {

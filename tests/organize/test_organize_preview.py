@@ -14,7 +14,7 @@ from django.test import Client
 from events.models import EventStatus
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry
 from ratings.preview import event_preview, states_before
-from ratings.services import category_recompute
+from ratings.services.recompute import category_recompute
 from tests.factories import EventFactory, MatchFactory, OrganizerFactory, PlayerFactory, StandingFactory
 
 pytestmark = pytest.mark.django_db

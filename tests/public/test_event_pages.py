@@ -1,50 +1,29 @@
 """The event list and event pages: details, standings, matches by round, everyone's rating change.
 
-The world is the default test bundle (tests/bundles.py), imported and rated.
+The world is the default test bundle (tests/bundles.py), imported and rated (`rated_default_bundle`).
 Munich Open (E1, standard, K 32) from 1600 for everyone:
 1001 beats 1002, 1003 and 1005 (the final): 1600 -> 1646.56 (+46.56);
 1003 draws 1004 then loses to 1001: 1600 -> 1584.74 (-15.26).
 """
 
-import re
 from datetime import date, timedelta
 
 import pytest
-from django.core.management import call_command
 
 from corrections.selectors import MatchCorrection
 from events.models import Event, EventStatus
-from organize.importer import results_import
 from players.models import Team
 from public import event_views
 from tests.bundles import Bundle
+from tests.factories import EventFactory
+from tests.pages import page, text
+from tests.worlds import bundle_rated
 
 pytestmark = pytest.mark.django_db
 
 
-def rated(bundle: Bundle) -> None:
-    results_import(source=bundle.write())
-    call_command("recompute_ratings", stdout=None)
-
-
-@pytest.fixture
-def world(tmp_path):
-    rated(Bundle(tmp_path))
-
-
 def event(code: str) -> Event:
     return Event.objects.get(code=code)
-
-
-def page(client, url) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, response.status_code
-    return response.content.decode()
-
-
-def text(html: str) -> str:
-    """The page's words with tags and runs of white space removed: what a reader sees, in order."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace(" ,", ",")
 
 
 def listed(response) -> list[str]:
@@ -54,7 +33,7 @@ def listed(response) -> list[str]:
 # The list ------------------------------------------------------------------------------
 
 
-def test_the_list_shows_events_newest_first(client, world):
+def test_the_list_shows_events_newest_first(client, rated_default_bundle):
     response = client.get("/events/")
 
     assert listed(response) == ["Vampire Night", "Team Cup", "Paris Draft", "Munich Open"]
@@ -73,11 +52,11 @@ def test_the_list_shows_events_newest_first(client, world):
         ({"format": "standard", "country": "US"}, []),
     ],
 )
-def test_the_list_filters_by_format_year_country_level_and_k(client, world, filters, expected):
+def test_the_list_filters_by_format_year_country_level_and_k(client, rated_default_bundle, filters, expected):
     assert listed(client.get("/events/", filters)) == expected
 
 
-def test_the_filters_offer_the_formats_years_and_countries_that_exist(client, world):
+def test_the_filters_offer_the_formats_years_and_countries_that_exist(client, rated_default_bundle):
     form = client.get("/events/").context["filter"].form
 
     assert [value for value, _ in form.fields["format"].choices][1:] == ["booster-draft", "standard", "vtes"]
@@ -94,7 +73,7 @@ def test_the_list_is_paginated(client, tmp_path):
     for number in range(60):
         bundle.add_event(f"X{number}", name=f"Weekly {number:02}", date=str(date(2010, 1, 1) + timedelta(days=number)))
         bundle.add_match(f"X{number}", 1, "1001", "1002", 2, 0, 0)
-    rated(bundle)
+    bundle_rated(bundle)
 
     first, second = client.get("/events/"), client.get("/events/?page=2")
 
@@ -103,7 +82,7 @@ def test_the_list_is_paginated(client, tmp_path):
     assert listed(second)[-1] == "Munich Open"
 
 
-def test_the_list_costs_a_fixed_number_of_queries(client, world, django_assert_max_num_queries):
+def test_the_list_costs_a_fixed_number_of_queries(client, rated_default_bundle, django_assert_max_num_queries):
     with django_assert_max_num_queries(6):
         client.get("/events/?format=standard")
 
@@ -111,11 +90,11 @@ def test_the_list_costs_a_fixed_number_of_queries(client, world, django_assert_m
 # An event ------------------------------------------------------------------------------
 
 
-def test_an_unknown_event_is_not_found(client, world):
+def test_an_unknown_event_is_not_found(client, rated_default_bundle):
     assert client.get("/events/999999/").status_code == 404
 
 
-def test_it_shows_the_events_details_with_the_meaning_of_its_k(client, world):
+def test_it_shows_the_events_details_with_the_meaning_of_its_k(client, rated_default_bundle):
     words = text(page(client, f"/events/{event('E1').pk}/"))
 
     assert "Munich Open" in words
@@ -130,7 +109,7 @@ def test_it_shows_the_events_details_with_the_meaning_of_its_k(client, world):
     assert "Rated in Constructed" in words
 
 
-def test_it_shows_the_matches_round_by_round_with_byes_and_the_final(client, world):
+def test_it_shows_the_matches_round_by_round_with_byes_and_the_final(client, rated_default_bundle):
     words = text(page(client, f"/events/{event('E1').pk}/"))
 
     assert words.index("Round 1") < words.index("Round 2") < words.index("Final Elimination")
@@ -141,7 +120,7 @@ def test_it_shows_the_matches_round_by_round_with_byes_and_the_final(client, wor
     assert "Alice Archer +15.30 won, games 2–1 Emi Fujita −15.30" in words
 
 
-def test_it_shows_each_participants_rating_change_over_the_event(client, world):
+def test_it_shows_each_participants_rating_change_over_the_event(client, rated_default_bundle):
     response = client.get(f"/events/{event('E1').pk}/")
     words = text(response.content.decode())
 
@@ -153,7 +132,7 @@ def test_it_shows_each_participants_rating_change_over_the_event(client, world):
     assert "Emi Fujita 1–0–1 1600 1600 +0.70" in words
 
 
-def test_a_team_event_shows_teams(client, world):
+def test_a_team_event_shows_teams(client, rated_default_bundle):
     dragons = Team.objects.get(name="Bavarian Dragons")
 
     html = page(client, f"/events/{event('E3').pk}/")
@@ -163,7 +142,7 @@ def test_a_team_event_shows_teams(client, world):
     assert "Bavarian Dragons 1–0–0 1600 1608 +8.00" in text(html)
 
 
-def test_a_vekn_event_shows_standings_with_the_points_each_player_earned(client, world):
+def test_a_vekn_event_shows_standings_with_the_points_each_player_earned(client, rated_default_bundle):
     words = text(page(client, f"/events/{event('E4').pk}/"))
 
     # Winner: 5 + 4 x 3.5 VP + 8 x 2 GW + 90 x (log15(3^2) - 1 + 0.25) = 40.52, shown rounded.
@@ -174,10 +153,7 @@ def test_a_vekn_event_shows_standings_with_the_points_each_player_earned(client,
     assert "K-value" not in words  # K means nothing for V:EKN
 
 
-def test_a_draft_event_is_shown_to_its_organizer_as_not_rated(client, world):
-    from tests.factories import OrganizerFactory
-
-    organizer = OrganizerFactory()
+def test_a_draft_event_is_shown_to_its_organizer_as_not_rated(client, rated_default_bundle, organizer):
     draft = Event.objects.create(
         name="Pending Open", date=date(2024, 1, 1), format="standard", player_count=8, organizer=organizer
     )
@@ -190,7 +166,7 @@ def test_a_draft_event_is_shown_to_its_organizer_as_not_rated(client, world):
     assert "No results recorded for this event yet." in words
 
 
-def test_a_corrected_match_is_marked_on_the_event_page(client, world, monkeypatch):
+def test_a_corrected_match_is_marked_on_the_event_page(client, rated_default_bundle, monkeypatch):
     def corrections(*, match_ids):
         return {match_ids[0]: [MatchCorrection(date(2003, 6, 1), "an admin", "1–2", "2–1", "scores swapped")]}
 
@@ -202,7 +178,7 @@ def test_a_corrected_match_is_marked_on_the_event_page(client, world, monkeypatc
     assert "Corrected 2003-06-01: 1–2 → 2–1 by an admin: scores swapped" in words
 
 
-def test_a_big_event_shows_one_round_at_a_time(client, world, monkeypatch):
+def test_a_big_event_shows_one_round_at_a_time(client, rated_default_bundle, monkeypatch):
     monkeypatch.setattr(event_views, "ALL_ROUNDS_UP_TO", 2)
     url = f"/events/{event('E1').pk}/"
 
@@ -227,7 +203,7 @@ def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_a
             bundle.add_match("BIG", rnd, one, two, 2, table % 2, 0)
     for rank, number in enumerate(numbers, start=1):
         bundle.add_standing("BIG", number, rank, "0", 0, "")
-    rated(bundle)
+    bundle_rated(bundle)
 
     url = f"/events/{event('BIG').pk}/"
 
@@ -239,7 +215,7 @@ def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_a
     assert response.context["standings_table"].paginator.count == 40
 
 
-def test_a_small_event_costs_the_same_queries(client, world, django_assert_max_num_queries):
+def test_a_small_event_costs_the_same_queries(client, rated_default_bundle, django_assert_max_num_queries):
     url = f"/events/{event('E1').pk}/"
 
     with django_assert_max_num_queries(11):  # 10, and one for the corrections shown on the matches
@@ -250,14 +226,12 @@ def test_a_small_event_costs_the_same_queries(client, world, django_assert_max_n
 
 
 @pytest.fixture
-def draft():
-    from tests.factories import EventFactory, OrganizerFactory
-
-    organizer = OrganizerFactory()
+def draft(organizer):
+    """A draft event of `organizer`'s."""
     return EventFactory(name="Secret Draft Open", organizer=organizer, status=EventStatus.DRAFT)
 
 
-def test_a_draft_event_is_not_listed_counted_or_shown_to_the_public(client, world, draft):
+def test_a_draft_event_is_not_listed_counted_or_shown_to_the_public(client, rated_default_bundle, draft):
     events_before = Event.objects.exclude(pk=draft.pk).count()
 
     assert "Secret Draft Open" not in page(client, "/events/")
@@ -267,13 +241,11 @@ def test_a_draft_event_is_not_listed_counted_or_shown_to_the_public(client, worl
     assert f"Events {events_before} " in text(home).replace(",", "")
 
 
-def test_a_draft_event_page_is_shown_to_its_organizer_and_admins_only(client, draft):
-    from tests.factories import AdminFactory, OrganizerFactory
-
+def test_a_draft_event_page_is_shown_to_its_organizer_and_admins_only(client, draft, second_organizer, admin):
     url = f"/events/{draft.pk}/"
-    client.force_login(OrganizerFactory())
+    client.force_login(second_organizer)
     assert client.get(url).status_code == 404
     client.force_login(draft.organizer)
     assert "Secret Draft Open" in page(client, url)
-    client.force_login(AdminFactory())
+    client.force_login(admin)
     assert "Secret Draft Open" in page(client, url)

@@ -17,9 +17,8 @@ from django.utils import timezone
 
 from organize.importer import results_import
 from ratings.models import Category, RankingSnapshot, SnapshotRating
-from ratings.ranking_pages import end_of_previous_month
 from ratings.selectors.lists import ranking_list, ranking_rows
-from ratings.snapshots import SNAPSHOTS_KEPT, ranking_snapshots
+from ratings.snapshots import SNAPSHOTS_KEPT, end_of_previous_month, ranking_snapshots
 from tests.bundles import Bundle
 
 TODAY = timezone.localdate()

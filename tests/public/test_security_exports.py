@@ -13,10 +13,10 @@ from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from organize.importer import results_import
 from lib.spreadsheet import FORMULA_STARTS, spreadsheet_safe
+from organize.importer import results_import
 from ratings.models import Category
-from ratings.services import category_recompute
+from ratings.services.recompute import category_recompute
 from tests.bundles import Bundle
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0"))

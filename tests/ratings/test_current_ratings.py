@@ -1,10 +1,13 @@
 """Today's lists: ranks at every level and last month's ranks, kept ready for the ranking pages."""
 
 import datetime
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from devtools.demo import demo_bundle_write
@@ -12,11 +15,17 @@ from events.models import Event, EventStatus, Match
 from organize.importer import results_import
 from players import geography
 from players.models import Participant, Player
-from ratings import services
+from ratings.management.commands import db_worker
 from ratings.models import Category, CurrentRank, CurrentRating
-from ratings.ranking_pages import RankingFilters, ranking_page_rows
 from ratings.selectors.lists import ranking_list
-from ratings.services import category_recompute, current_ratings_rebuild, current_ratings_refresh_if_stale
+from ratings.selectors.rankings import RankingFilters, ranking_page_rows
+from ratings.services import lists, recompute
+from ratings.services.lists import (
+    current_lists_refresh_stale,
+    current_ratings_rebuild,
+    current_ratings_refresh_if_stale,
+)
+from ratings.services.recompute import category_recompute
 
 TODAY = datetime.date(2024, 12, 15)
 
@@ -70,27 +79,109 @@ def test_last_months_ranks_are_the_ranks_at_the_end_of_last_month(rated_world):
     }
 
 
-def test_a_list_built_before_today_is_rebuilt_when_read(rated_world):
+def test_a_list_built_before_today_is_rebuilt_by_the_refresh(rated_world):
     current_ratings_rebuild(category=rated_world, today=datetime.date(2024, 11, 1))
 
-    current_ratings_refresh_if_stale(category=rated_world)
+    assert current_ratings_refresh_if_stale(category=rated_world)
 
     assert set(CurrentRating.objects.filter(category=rated_world).values_list("built_on", flat=True)) == {
         datetime.date.today()
     }
+    assert not current_ratings_refresh_if_stale(category=rated_world)  # built today: left as it is
+
+
+def built_on(category) -> set:
+    return set(CurrentRating.objects.filter(category=category).values_list("built_on", flat=True))
+
+
+def test_the_workers_refresh_rebuilds_every_stale_list_components_before_the_lists_derived_from_them(rated_world):
+    composite, limited = Category.objects.get(slug="composite"), Category.objects.get(slug="limited")
+    expected = _list_rows(composite)  # built from today's lists of its components
+    for category in (composite, rated_world):
+        current_ratings_rebuild(category=category, today=datetime.date(2024, 11, 1))  # last month was October
+
+    refreshed = current_lists_refresh_stale()
+
+    assert [category.slug for category in refreshed] == ["constructed", "composite"]
+    assert built_on(rated_world) == built_on(composite) == built_on(limited) == {timezone.localdate()}
+    assert _rounded(_list_rows(composite)) == _rounded(expected)
+    assert current_lists_refresh_stale() == []  # nothing stale: nothing written
+
+
+def test_a_page_or_api_read_of_a_stale_list_writes_nothing(rated_world, client):
+    long_ago = datetime.date(2024, 11, 1)
+    for category in Category.objects.all():
+        current_ratings_rebuild(category=category, today=long_ago)
+    version = Category.objects.get(pk=rated_world.pk).history_version
+    player = CurrentRating.objects.filter(category=rated_world, ranked=True).first().display_id
+    written_tables = [model._meta.db_table for model in (CurrentRating, CurrentRank, Category)]
+
+    with CaptureQueriesContext(connection) as queries:
+        for url in ("/rankings/constructed/", "/rankings/", "/", f"/players/{player}/", "/api/rankings/constructed/",
+                    f"/api/players/{player}/"):  # fmt: skip
+            assert client.get(url).status_code == 200, url
+
+    writes = [
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "ALTER", "CREATE", "DROP")
+        and any(table in query["sql"] for table in written_tables)
+    ]
+    assert writes == []
+    assert {row for category in Category.objects.all() for row in built_on(category)} == {long_ago}
+    assert Category.objects.get(pk=rated_world.pk).history_version == version
+
+
+class WakesThenStops:
+    """The worker's stop event: each wait is one wake of the maintenance loop, until `wakes` have passed."""
+
+    def __init__(self, wakes: int):
+        self.wakes = wakes
+
+    def wait(self, timeout: float) -> bool:
+        self.wakes -= 1
+        return self.wakes < 0
+
+
+def test_a_starting_worker_rebuilds_the_lists_of_an_earlier_day(rated_world):
+    current_ratings_rebuild(category=rated_world, today=datetime.date(2024, 11, 1))
+
+    db_worker._maintain_periodically(WakesThenStops(0), recover_every=60, housekeep_every=3600)
+
+    assert built_on(rated_world) == {timezone.localdate()}
+
+
+def test_a_running_worker_rebuilds_the_lists_just_after_midnight_and_hourly(monkeypatch):
+    calls = []
+    monkeypatch.setattr(db_worker, "_recover", lambda: calls.append("recover"))
+    monkeypatch.setattr(db_worker, "_housekeep", lambda: calls.append("housekeep"))
+    monkeypatch.setattr(db_worker, "_month_end_lists", lambda: calls.append("month ends"))
+    monkeypatch.setattr(db_worker, "current_lists_refresh_stale", lambda: calls.append("refresh") or [])
+    evening, morning = datetime.date(2024, 12, 14), datetime.date(2024, 12, 15)
+    days = iter([evening, evening, morning, morning, morning])  # at the start, then one per wake
+    monkeypatch.setattr(db_worker, "timezone", SimpleNamespace(localdate=lambda: next(days)))
+
+    db_worker._maintain_periodically(WakesThenStops(3), recover_every=60, housekeep_every=3600)
+
+    assert calls == [
+        "housekeep", "refresh",  # starting
+        "recover",  # 23:59
+        "recover", "refresh", "month ends",  # 00:00: a new day
+        "recover",  # 00:01
+    ]  # fmt: skip
 
 
 def test_a_stale_list_read_while_a_recompute_publishes_is_not_written_over_it(rated_world, monkeypatch):
     long_ago = datetime.date(2024, 11, 1)
     current_ratings_rebuild(category=rated_world, today=long_ago)
-    read = services._current_rows_read
+    read = lists._current_rows_read
 
     def read_then_recompute_publishes(category, today):
         rows = read(category, today)
         Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
         return rows
 
-    monkeypatch.setattr(services, "_current_rows_read", read_then_recompute_publishes)
+    monkeypatch.setattr(lists, "_current_rows_read", read_then_recompute_publishes)
     current_ratings_refresh_if_stale(category=rated_world)
 
     # The recompute's own list stands (here: the old one, which a real recompute would have replaced).
@@ -137,7 +228,7 @@ def test_a_recompute_from_a_date_updates_the_list_as_a_rebuild_would(db, tmp_pat
     def no_rebuild(**kwargs):
         raise AssertionError("a recompute from a date must update the list, not rebuild it")
 
-    monkeypatch.setattr(services, "current_ratings_rebuild", no_rebuild)
+    monkeypatch.setattr(recompute, "current_ratings_rebuild", no_rebuild)
     category_recompute(category=constructed, since=since)
     monkeypatch.undo()
     composite = Category.objects.get(slug="composite")
@@ -178,7 +269,7 @@ def test_a_full_recompute_builds_the_list_a_rebuild_from_the_history_gives(db, t
     assert_ranks_follow_the_list(composite)
 
     current_ratings_rebuild(category=constructed)
-    services.CurrentRating.objects.filter(category=composite).delete()
+    CurrentRating.objects.filter(category=composite).delete()
     from ratings.selectors.lists import ranking_rows
 
     composite_from_history = sorted((row.participant, round(row.rating, 9)) for row in ranking_rows(category=composite))

@@ -13,7 +13,8 @@ from players.models import Player
 from ratings.engine import expected_score
 from ratings.models import RULESET_DEFAULTS, Category, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.selectors.lists import category_standings
-from ratings.services import category_recompute, recompute_run_execute
+from ratings.services.recompute import category_recompute
+from ratings.services.runs import recompute_run_execute
 from tests.bundles import Bundle
 
 pytestmark = pytest.mark.django_db

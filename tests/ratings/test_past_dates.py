@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from ratings.models import Category, RankingSnapshot, SnapshotRating
-from ratings.services import recompute_enqueue
+from ratings.services.runs import recompute_enqueue
 from ratings.snapshots import end_of_previous_month
 from ratings.tasks import recompute_task
 from tests.factories import AdminFactory

@@ -5,10 +5,8 @@ import datetime
 import pytest
 from django.core.management import call_command
 
-from devtools.demo import demo_bundle_write
-from organize.importer import results_import
 from tests.agreement import disagreements, exported, page_exported
-from tests.conftest import ensure_default_categories
+from tests.worlds import demo_world_rated
 
 EXTRA_CATEGORIES = """slug,name,ruleset,formats,team_size,ranked_after
 classic,Classic (1997 rules),dci-1997,standard block extended sealed booster-draft rochester-draft,1,25
@@ -21,17 +19,19 @@ CATEGORIES = [
 
 
 @pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker, tmp_path_factory):
-    """Four hundred players and some 18,000 matches, imported and rated once for the module."""
+def large_rated_demo_world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Four hundred players and some 18,000 matches, imported and rated once for the module: (bundle, counts)."""
     bundle = tmp_path_factory.mktemp("world")
-    counts = demo_bundle_write(
-        bundle, players=400, events=200, seed=11, start=datetime.date(2021, 1, 1), end=datetime.date(2024, 12, 31)
-    )
-    (bundle / "categories.csv").write_text(EXTRA_CATEGORIES, encoding="utf-8")
     with django_db_blocker.unblock():
-        ensure_default_categories()
-        results_import(source=bundle)
-        call_command("recompute_ratings")
+        counts = demo_world_rated(
+            bundle,
+            categories_csv=EXTRA_CATEGORIES,
+            players=400,
+            events=200,
+            seed=11,
+            start=datetime.date(2021, 1, 1),
+            end=datetime.date(2024, 12, 31),
+        )
     yield bundle, counts
     with django_db_blocker.unblock():
         call_command("flush", interactive=False)
@@ -39,24 +39,24 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
         call_command("migrate", verbosity=0)
 
 
-def test_the_world_is_big_enough_to_mean_something(world):
-    _, counts = world
+def test_the_world_is_big_enough_to_mean_something(large_rated_demo_world):
+    _, counts = large_rated_demo_world
     assert counts["players"] == 400
     assert counts["matches"] > 3000
 
 
 @pytest.mark.parametrize("category", CATEGORIES)
 @pytest.mark.parametrize("as_of", [datetime.date(2022, 6, 30), datetime.date(2024, 12, 31)])
-def test_export_equals_the_reference(world, db, category, as_of):
-    bundle, _ = world
+def test_export_equals_the_reference(large_rated_demo_world, db, category, as_of):
+    bundle, _ = large_rated_demo_world
     rows = exported(category, as_of=as_of.isoformat())
     assert len(rows) >= 10, "too few rated participants for the comparison to mean anything"
     assert disagreements(bundle, category, as_of=as_of) == []
 
 
 @pytest.mark.parametrize("category", ["constructed", "classic", "points", "vtes"])
-def test_country_and_region_lists_equal_the_reference(world, db, category):
-    bundle, _ = world
+def test_country_and_region_lists_equal_the_reference(large_rated_demo_world, db, category):
+    bundle, _ = large_rated_demo_world
     as_of = datetime.date(2024, 12, 31)
     assert exported(category, as_of=as_of.isoformat(), country="DE")
     assert disagreements(bundle, category, as_of=as_of, country="DE") == []
@@ -64,9 +64,9 @@ def test_country_and_region_lists_equal_the_reference(world, db, category):
 
 
 @pytest.mark.parametrize("category", CATEGORIES)
-def test_past_lists_of_the_ranking_pages_equal_the_reference(world, db, client, category):
+def test_past_lists_of_the_ranking_pages_equal_the_reference(large_rated_demo_world, db, client, category):
     # Each date's list is written when first asked for, from the list of the month end before it.
-    bundle, _ = world
+    bundle, _ = large_rated_demo_world
     for as_of in (datetime.date(2022, 6, 30), datetime.date(2022, 7, 19), datetime.date(2024, 11, 3)):
         ours = page_exported(client, category, as_of=as_of.isoformat())
         assert disagreements(bundle, category, as_of=as_of, ours=ours) == []

@@ -27,9 +27,10 @@ from devtools.demo import demo_bundle_write
 from events.models import Event, EventStatus, Match
 from organize.importer import results_import
 from players.models import Player
-from ratings import services
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
-from ratings.services import ENTRY_FIELDS, category_recompute, recompute_enqueue, recompute_runs_recover
+from ratings.services import runs
+from ratings.services.recompute import ENTRY_FIELDS, category_recompute
+from ratings.services.runs import recompute_enqueue, recompute_runs_recover
 
 ROOT = Path(__file__).resolve().parents[2]
 ON_POSTGRESQL = connection.vendor == "postgresql"
@@ -52,7 +53,8 @@ def a_rated_world(tmp_path) -> Category:
 
 
 def an_event_reported_in_the_past(day: date, name: str = "Late report") -> Event:
-    """A submitted constructed event with one round between players already rated; saving it queues its recompute."""
+    """A submitted constructed event with one round between players already rated, and the recompute it queues
+    in the same transaction (as the services that change results have one queued)."""
     players = list(Player.objects.order_by("pk").values_list("participant_id", flat=True)[:16])
     with transaction.atomic():
         event = Event.objects.create(
@@ -60,6 +62,7 @@ def an_event_reported_in_the_past(day: date, name: str = "Late report") -> Event
         )
         for first, second in zip(players[::2], players[1::2], strict=True):
             Match.objects.create(event=event, round=1, participant1_id=first, participant2_id=second, games1=2)
+        recompute_enqueue(category=Category.objects.get(slug="constructed"), since=day, reason=f"{name} reported")
     return event
 
 
@@ -191,7 +194,7 @@ def runs_lock_held(category: Category) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s AND granted",
-            [services.RUNS_LOCK_SPACE, category.pk],
+            [runs.RUNS_LOCK_SPACE, category.pk],
         )
         return cursor.fetchone()[0] > 0
 
@@ -397,7 +400,7 @@ def test_a_run_whose_worker_is_alive_is_left_running_until_its_session_ends(djan
     run = a_run_left_running(limited)
 
     with another_session() as live_worker:
-        live_worker.execute("SELECT pg_advisory_lock(%s, %s)", [services.RUNS_LOCK_SPACE, limited.pk])
+        live_worker.execute("SELECT pg_advisory_lock(%s, %s)", [runs.RUNS_LOCK_SPACE, limited.pk])
         assert recompute_runs_recover() == []
         run.refresh_from_db()
         assert run.status == RecomputeStatus.RUNNING
@@ -416,7 +419,7 @@ def test_the_next_run_of_a_list_carries_out_the_runs_a_stopped_worker_left(tmp_p
     left = a_run_left_running(constructed)
     queued = recompute_enqueue(category=constructed, since=date(2024, 1, 1), reason="later")
 
-    services.recompute_run_execute(run_id=queued.pk)
+    runs.recompute_run_execute(run_id=queued.pk)
 
     left.refresh_from_db()
     assert left.status == RecomputeStatus.DONE
@@ -436,9 +439,9 @@ def test_a_failed_database_connection_queues_the_runs_again_and_keeps_the_histor
     def connection_lost(**kwargs):
         raise error("terminating connection due to administrator command")
 
-    monkeypatch.setattr(services, "category_recompute", connection_lost)
+    monkeypatch.setattr(runs, "category_recompute", connection_lost)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(error):
-        services.recompute_run_execute(run_id=run.pk)
+        runs.recompute_run_execute(run_id=run.pk)
 
     run.refresh_from_db()
     assert run.status == RecomputeStatus.QUEUED
@@ -473,7 +476,7 @@ def test_a_retry_is_queued_to_run_a_little_later(django_capture_on_commit_callba
     run = a_run_left_running(Category.objects.get(slug="limited"))
 
     with django_capture_on_commit_callbacks(execute=True):
-        services._category_runs_requeue(run.category_id, why="a test", delay=timedelta(hours=1))
+        runs._category_runs_requeue(run.category_id, why="a test", delay=timedelta(hours=1))
 
     job = DBTaskResult.objects.get(task_path="ratings.tasks.recompute_task")
     assert job.args_kwargs["args"] == [run.pk]

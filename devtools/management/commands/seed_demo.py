@@ -9,7 +9,7 @@ from devtools.demo_accounts import demo_accounts_create
 from organize.importer import BundleInvalid, results_import
 from players.models import Player
 from ratings.models import Category
-from ratings.services import category_recompute
+from ratings.services.recompute import category_recompute
 
 ERRORS_SHOWN = 20
 

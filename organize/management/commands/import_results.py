@@ -1,10 +1,14 @@
 import time
+from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
-from organize.importer import BundleInvalid, results_import
-from ratings.services import recompute_enqueue_affected
+from events.services import results_changed_send
+from organize.importer import BundleInvalid, ImportReport, results_import
+from ratings.models import Category, RecomputeRun
+from ratings.services.runs import recompute_enqueue
 
 
 class Command(BaseCommand):
@@ -31,7 +35,11 @@ class Command(BaseCommand):
             if admin is None:
                 raise CommandError(f"--by {by}: no user has this username; nothing was saved.")
         try:
-            report = results_import(source=path, dry_run=dry_run, corrected_by=admin, reason=f"re-import of {path}")
+            # The runs are queued in the import's transaction: a worker that sees them sees the results.
+            with transaction.atomic():
+                report = results_import(source=path, dry_run=dry_run, corrected_by=admin, reason=f"re-import of {path}")
+                recompute = bool(report.affected) and not (dry_run or no_recompute)
+                runs = _recompute_queue(report, reason=f"import of {path}", by=admin) if recompute else []
         except BundleInvalid as invalid:
             for error in invalid.errors:
                 self.stderr.write(str(error))
@@ -43,5 +51,18 @@ class Command(BaseCommand):
         if no_recompute:
             self.stdout.write("Ratings not recomputed (--no-recompute): run recompute_ratings when ready.")
             return
-        runs = recompute_enqueue_affected(affected=report.affected, reason=f"import of {path}", requested_by=admin)
         self.stdout.write(f"{len(runs)} recompute(s) queued for the job worker.")
+
+
+def _recompute_queue(report: ImportReport, *, reason: str, by) -> list[RecomputeRun]:
+    """One run per list the import changes: the changed results say so, and a list the bundle redefined
+    (categories.csv) is recomputed whole."""
+    runs = results_changed_send(kinds=report.kinds, reason=reason, requested_by=by)
+    redefined = [slug for slug, since in report.affected.items() if since == date.min]
+    queued = {run.category_id: run for run in runs}
+    for category in Category.objects.filter(slug__in=redefined):
+        if category.pk in queued:  # queued just now, in this transaction, from a date: made whole instead
+            RecomputeRun.objects.filter(pk=queued[category.pk].pk).update(since=None)
+        elif run := recompute_enqueue(category=category, since=None, reason=reason, requested_by=by):
+            runs.append(run)
+    return runs

@@ -2,16 +2,21 @@
 
 It is the library's worker (same options; INSTALLED_APPS lists `ratings`
 before `django_tasks_db` so that this command is the one `manage.py db_worker`
-runs) plus three things:
+runs) plus four things:
 
 - Recompute runs a stopped worker left "running" are queued again when the
   worker starts and every RECOMPUTE_RECOVER_SECONDS (setting) while it runs
-  (`ratings.services.recompute_runs_recover`; each recompute job does it too).
+  (`ratings.services.runs.recompute_runs_recover`; each recompute job does it too).
 - Housekeeping when the worker starts and every HOUSEKEEPING_SECONDS:
   expired sessions, old finished job rows and sign-in records are deleted
   (`ratings.housekeeping`), so nobody has to schedule it; and every list at
   the last two month ends is written when missing (a new day needs them
   anew), so that no visitor waits for them.
+- Today's lists of a day gone by are rebuilt just after midnight (local
+  time: the first check after the date changes), when the worker starts,
+  and hourly with the housekeeping (cheap when none is stale): a list's
+  movement column and the V:EKN points depend on the day, and pages only
+  read the lists (`ratings.services.lists.current_lists_refresh_stale`).
 - When the database goes away (a restart, a failover, a network cut) the
   library's loop raises; this worker waits and starts the loop again
   instead of exiting, so it needs no restart by hand.
@@ -24,12 +29,14 @@ import time
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.utils import timezone
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands import db_worker
 
 from ratings.housekeeping import housekeeping_run
 from ratings.models import Category
-from ratings.services import recompute_runs_recover
+from ratings.services.lists import current_lists_refresh_stale
+from ratings.services.runs import recompute_runs_recover
 from ratings.snapshots import month_end_snapshots_write
 
 logger = logging.getLogger("ratings.worker")
@@ -81,13 +88,35 @@ def _month_end_lists() -> None:
         logger.info("month-end lists: %d written", written)
 
 
+def _stale_lists_refresh() -> None:
+    """Rebuild today's lists built on an earlier day (one row read per list when none is)."""
+    try:
+        refreshed = current_lists_refresh_stale()
+    except DatabaseError as error:
+        logger.warning("lists of an earlier day not rebuilt: %s", error)
+        return
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    if refreshed:
+        logger.info("lists of an earlier day rebuilt: %s", ", ".join(category.slug for category in refreshed))
+
+
 def _maintain_periodically(stop: threading.Event, recover_every: float, housekeep_every: float) -> None:
     _housekeep()
+    _stale_lists_refresh()
+    day = timezone.localdate()
     housekeeping_due = time.monotonic() + housekeep_every
     while not stop.wait(recover_every):
         _recover()
+        if timezone.localdate() != day:
+            # Just after midnight: yesterday's lists are rebuilt before visitors of the new day read them.
+            day = timezone.localdate()
+            _stale_lists_refresh()
+            _month_end_lists()
         if time.monotonic() >= housekeeping_due:
             _housekeep()
+            _stale_lists_refresh()
             _month_end_lists()
             housekeeping_due = time.monotonic() + housekeep_every
 

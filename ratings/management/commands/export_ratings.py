@@ -1,15 +1,13 @@
-import csv
 import json
 from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
 from players import geography
-from lib.spreadsheet import spreadsheet_safe
+from ratings.exports import csv_lines, export_record
 from ratings.models import Category
 from ratings.selectors.lists import ranking_list
-
-COLUMNS = ["rank", "player_id", "name", "country", "region", "rating", "matches", "ranked"]
+from ratings.selectors.rankings import EXPORT_COLUMNS
 
 
 def _date(value: str) -> date:
@@ -50,34 +48,11 @@ class Command(BaseCommand):
             country=country,
             region=region,
         )
-        records = [
-            {
-                "rank": row.rank,
-                "player_id": row.player_id,
-                "name": row.name,
-                "country": row.country,
-                "region": row.region,
-                "rating": row.rating,
-                "matches": row.matches,
-                "ranked": row.ranked,
-            }
-            for row in rows
-        ]
+        # Computed from the history rather than read from the stored lists: any date, ranked and unranked in
+        # one file. A RankingRow's attributes are named as the export's columns.
+        values = [tuple(getattr(row, column) for column in EXPORT_COLUMNS) for row in rows]
         if output_format == "json":
-            self.stdout.write(json.dumps(records, ensure_ascii=False, indent=1))
+            self.stdout.write(json.dumps([export_record(row) for row in values], ensure_ascii=False, indent=1))
             return
-        writer = csv.writer(self.stdout, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        for record in records:
-            writer.writerow(
-                [
-                    "" if record["rank"] is None else record["rank"],
-                    spreadsheet_safe(record["player_id"]),  # CSV is opened in spreadsheets: no formulas
-                    spreadsheet_safe(record["name"]),
-                    record["country"],
-                    record["region"],
-                    repr(record["rating"]),
-                    record["matches"],
-                    int(record["ranked"]),
-                ]
-            )
+        for lines in csv_lines(values):  # CSV is opened in spreadsheets: csv_lines writes no formulas
+            self.stdout.write(lines, ending="")

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from ratings.management.arguments import add_category_and_since, categories_and_since
-from ratings.services import recompute_enqueue
+from ratings.services.runs import recompute_enqueue
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ import time
 from django.core.management.base import BaseCommand
 
 from ratings.management.arguments import add_category_and_since, categories_and_since
-from ratings.services import category_recompute
+from ratings.services.recompute import category_recompute
 
 
 class Command(BaseCommand):

@@ -1,4 +1,8 @@
-"""Reads for the ranking pages (SPEC 4): today's lists from `CurrentRating`, past dates from snapshots.
+"""Ranking lists, read a page at a time (SPEC 4): today's from `CurrentRating`, past dates' from snapshots.
+
+The one read path of the lists: the ranking pages, their CSV and JSON
+exports and the API all ask `ranking_page_rows` with a `RankingFilters`
+(`ratings.selectors.ranking_filters`) and page through what it gives.
 
 Every list is read a page at a time, in a fixed number of queries whatever
 the size of the list or the page asked for. A page of a list in its own order
@@ -8,52 +12,38 @@ past date's list is written as rows the first time it is asked for
 (`ratings.snapshots`) and read like today's.
 """
 
-import functools
-from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
-from django.utils.translation import get_language
-from django_countries import countries
-from django_countries.fields import Country
 
 from lib.throttle import budget_spend
-from players import geography
 from ratings.models import Category, CurrentRank, CurrentRating, SnapshotRating
-from ratings.services import current_ratings_refresh_if_stale
+from ratings.selectors.lists import LEVEL_RANK
+from ratings.selectors.ranking_filters import RankingFilters
 from ratings.snapshots import end_of_previous_month, ranking_snapshots, snapshot_dates_missing
 
-PLACES_SECONDS = 60 * 60
 LENGTH_SECONDS = 60 * 60
 SEARCH_LISTED = 5000  # a past list's search names at most this many participants in its query
 
 
-@dataclass(frozen=True)
-class RankingFilters:
-    """What a ranking page shows, validated (`public.ranking_forms.RankingFiltersForm` builds it from the URL)."""
+# A listed row, field by field: written here once. CurrentRating and SnapshotRating both have these fields, and a
+# list read here adds `rank` (at the list's level; None when unranked) and `previous_rank`; the ranks at every
+# level are LEVEL_RANK's. The exports and the API take their columns from ROW_FIELDS through `row_columns`.
+ROW_FIELDS = ("rank", "display_id", "name", "country", "continent", "region", "rating", "matches", "ranked",
+              "provisional", "last_played")  # fmt: skip
 
-    continent: str = ""
-    country: str = ""  # set whenever region is: a region implies its country
-    region: str = ""
-    as_of: date | None = None  # None: today
-    unranked: bool = False
-    search: str = ""
 
-    @property
-    def level(self) -> str:
-        return "region" if self.region else "country" if self.country else "continent" if self.continent else "world"
+def row_columns(*, leave_out: tuple[str, ...] = (), rename: dict[str, str] | None = None) -> dict[str, str]:
+    """Column name -> the row's field, for the ROW_FIELDS not left out, in their order (`rename`: field -> name)."""
+    rename = rename or {}
+    return {rename.get(field, field): field for field in ROW_FIELDS if field not in leave_out}
 
-    @property
-    def place(self) -> str:
-        """The code of the level's place ('' for the world)."""
-        return getattr(self, self.level) if self.level != "world" else ""
 
-    def is_today(self, today: date) -> bool:
-        return self.as_of is None or self.as_of >= today
+# The exports' columns (the pages' CSV and JSON, `manage.py export_ratings`): their header, in this order.
+EXPORT_COLUMNS = row_columns(leave_out=("continent", "provisional", "last_played"), rename={"display_id": "player_id"})
 
 
 # Reading a list a page at a time ------------------------------------------------------------------------
@@ -199,7 +189,6 @@ class ListRows:
 
 def current_ranking_rows(*, category: Category, filters: RankingFilters) -> ListRows:
     """Today's list at the filters' level, best first, with `rank` and `previous_rank` at that level."""
-    _refresh_if_stale(category)
     level = filters.level
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
     if level != "world":
@@ -212,7 +201,7 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         if level != "world":
             ranks = ranks.filter(**{level: filters.place})
         seek = RankSeek(level, ranks)
-    annotations = {"rank": F(f"{level}_rank"), "previous_rank": F(f"previous_{level}_rank")}
+    annotations = {"rank": F(LEVEL_RANK[level]), "previous_rank": F(f"previous_{LEVEL_RANK[level]}")}
     # An unranked list has no ranks to count by: its length is counted once per state of the list (a
     # recompute bumps the version, the daily rebuild changes the day), not on every page (40 ms at 18,000).
     length_key = None
@@ -220,22 +209,6 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         today = timezone.localdate().isoformat()
         length_key = f"ranking-length:{category.pk}:{category.history_version}:{today}:{level}:{filters.place}"
     return ListRows(rows, annotations=annotations, seek=seek, length_key=length_key)
-
-
-def _refresh_if_stale(category: Category) -> None:
-    """Rebuild a list built before today, judging by one row read through the list's index.
-
-    A rebuild writes the whole list with one date, so one row tells it; the
-    service's own check reads every row (30 ms at 100,000 players), on every page.
-    """
-    built_on = (
-        CurrentRating.objects.filter(category=category)
-        .order_by("ranked", "-rating")
-        .values_list("built_on", flat=True)
-        .first()
-    )
-    if built_on is not None and built_on != timezone.localdate():
-        current_ratings_refresh_if_stale(category=category)
 
 
 def _search_condition(category: Category, text: str) -> Q:
@@ -246,20 +219,6 @@ def _search_condition(category: Category, text: str) -> Q:
 
 
 # Past dates -----------------------------------------------------------------------------------------------
-
-
-# No list before this day: older than any tournament, and the end of the month before it (a past
-# list's movement is measured against it) is still a date.
-EARLIEST_AS_OF = date(1900, 1, 1)
-
-
-def as_of_refusal(day: date, *, today: date) -> str:
-    """Why a past list cannot be asked for on `day` ("" when it can): the pages and the API say the same."""
-    if day > today:
-        return f"Rankings are known up to today ({today.isoformat()}), not for {day.isoformat()}."
-    if day < EARLIEST_AS_OF:
-        return f"Rankings start on {EARLIEST_AS_OF.isoformat()}: give a later date than {day.isoformat()}."
-    return ""
 
 
 def new_past_date_wait(
@@ -290,10 +249,14 @@ def new_past_date_wait(
     )
 
 
-def past_ranking_rows(*, category: Category, filters: RankingFilters) -> ListRows:
-    """The list on `filters.as_of` (a past date), with movement since the end of the month before it."""
+def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movement: bool = True) -> ListRows:
+    """The list on `filters.as_of` (a past date); with movement since the end of the month before it, if asked.
+
+    Without movement (the API) the month end's list is neither read nor
+    written, and `previous_rank` is None.
+    """
     as_of, before = filters.as_of, end_of_previous_month(filters.as_of)
-    snapshots = ranking_snapshots(category=category, dates=[as_of, before])
+    snapshots = ranking_snapshots(category=category, dates=[as_of, before] if with_movement else [as_of])
     level = filters.level
     rows = SnapshotRating.objects.filter(snapshot=snapshots[as_of], ranked=not filters.unranked)
     if level != "world":
@@ -306,8 +269,10 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters) -> ListRow
         participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
         few = len(participants) <= SEARCH_LISTED
         rows = rows.filter(participant__in=participants if few else found.values("participant_id"))
-    previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))
-    annotations = {"rank": F(f"{level}_rank"), "previous_rank": Subquery(previous.values(f"{level}_rank")[:1])}
+    annotations = {"rank": F(LEVEL_RANK[level])}
+    if with_movement:
+        previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))
+        annotations["previous_rank"] = Subquery(previous.values(LEVEL_RANK[level])[:1])
     if filters.search:
         return ListRows(rows, annotations=annotations, seek=None, few=few)
     return ListRows(rows, annotations=annotations, seek=PositionSeek(f"{level}_position"))
@@ -316,171 +281,18 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters) -> ListRow
 # Either ----------------------------------------------------------------------------------------------------
 
 
-def ranking_page_rows(*, category: Category, filters: RankingFilters) -> ListRows:
-    """The rows of the list the filters ask for, best first: today's, or a past date's."""
+def ranking_page_rows(*, category: Category, filters: RankingFilters, with_movement: bool = True) -> ListRows:
+    """The rows of the list the filters ask for, best first: today's, or a past date's.
+
+    Each row is a CurrentRating or SnapshotRating with ROW_FIELDS, the ranks
+    at every level, and `previous_rank` (with movement) at the list's level.
+    """
     if filters.is_today(timezone.localdate()):
         return current_ranking_rows(category=category, filters=filters)
-    return past_ranking_rows(category=category, filters=filters)
-
-
-EXPORT_COLUMNS = ("rank", "player_id", "name", "country", "region", "rating", "matches", "ranked")
+    return past_ranking_rows(category=category, filters=filters, with_movement=with_movement)
 
 
 def ranking_export_rows(*, category: Category, filters: RankingFilters):
     """The whole filtered list as tuples in EXPORT_COLUMNS order, streamed from the database."""
     rows = ranking_page_rows(category=category, filters=filters).queryset()
-    return rows.values_list("rank", "display_id", "name", "country", "region", "rating", "matches", "ranked").iterator(
-        chunk_size=2000
-    )
-
-
-# Leaders and places -----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Leader:
-    category_id: int
-    rank: int
-    participant_id: int
-    display_id: str
-    name: str
-    country: str
-    rating: float
-    provisional: bool
-    is_team: bool = False
-
-    @property
-    def url(self) -> str:
-        return f"/teams/{self.participant_id}/" if self.is_team else f"/players/{self.display_id}/"
-
-    @property
-    def flag(self) -> str:
-        return flag_url(self.country)
-
-    @property
-    def country_name(self) -> str:
-        return country_name(self.country)
-
-
-_LEADER_FIELDS = ("category_id", "world_rank", "participant_id", "display_id", "name", "country", "rating",
-                  "provisional", "built_on")  # fmt: skip
-
-
-def category_leaders(*, categories: list[Category], limit: int) -> dict[int, list[Leader]]:
-    """category id -> its `limit` best ranked participants today, for all categories in one query.
-
-    One index-ordered LIMIT per category joined with UNION ALL, so each
-    category costs a few index reads however long its list. A list built
-    before today is rebuilt first (the rows say when they were built).
-    """
-    if not categories:
-        return {}
-    rows = _leader_rows(categories, limit)
-    today = timezone.localdate()
-    stale = {category_id for category_id, *_, built_on in rows if built_on != today}
-    if stale:
-        for category in categories:
-            if category.pk in stale:
-                current_ratings_refresh_if_stale(category=category)
-        rows = _leader_rows(categories, limit)
-    teams = {category.pk for category in categories if category.team_size > 1}
-    leaders: dict[int, list[Leader]] = {category.pk: [] for category in categories}
-    for *fields, _built_on in rows:
-        leaders[fields[0]].append(Leader(*fields, is_team=fields[0] in teams))
-    for members in leaders.values():
-        members.sort(key=lambda leader: (leader.rank, leader.name, leader.display_id))
-    return leaders
-
-
-def _leader_rows(categories: list[Category], limit: int) -> list[tuple]:
-    parts, params = [], []
-    for number, category in enumerate(categories):
-        best = (
-            CurrentRating.objects.filter(category=category, ranked=True)
-            .order_by("-rating", "name", "display_id")
-            .values_list(*_LEADER_FIELDS)[:limit]
-        )
-        sql, part_params = best.query.sql_with_params()
-        # Wrapped: SQLite refuses ORDER BY and LIMIT directly inside a UNION.
-        parts.append(f"SELECT * FROM ({sql}) AS leaders_{number}")
-        params.extend(part_params)
-    with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(parts), params)
-        return [(*row[:-1], _as_date(row[-1])) for row in cursor.fetchall()]
-
-
-def _as_date(value) -> date | None:
-    return date.fromisoformat(value) if isinstance(value, str) else value
-
-
-@dataclass(frozen=True)
-class Places:
-    """The continents, countries and regions that occur in a category's list, for the level chooser."""
-
-    continents: list[tuple[str, str]]  # (code, name)
-    countries: list[tuple[str, list[tuple[str, str]]]]  # (continent name, [(code, name)])
-    regions: dict[str, list[tuple[str, str]]]  # country code -> [(code, name)]
-
-    def __bool__(self) -> bool:
-        return bool(self.continents)
-
-
-def category_places(*, category: Category) -> Places:
-    """Where the category's players come from (cached: it only changes when the list is rebuilt)."""
-    key = f"ranking-places:{category.pk}:{category.history_version}:{timezone.localdate().isoformat()}"
-    places = cache.get(key)
-    if places is None:
-        pairs = CurrentRating.objects.filter(category=category).values_list("country", "region").distinct()
-        places = _places_from(set(pairs))
-        cache.set(key, places, PLACES_SECONDS)
-    return places
-
-
-def _places_from(pairs: set[tuple[str, str]]) -> Places:
-    country_codes = {country for country, _ in pairs if country}
-    by_continent: dict[str, list[tuple[str, str]]] = {}
-    for code in country_codes:
-        by_continent.setdefault(geography.continent_of(code), []).append((code, country_name(code)))
-    continents = sorted(
-        ((code, geography.CONTINENT_NAMES[code]) for code in by_continent if code), key=lambda item: item[1]
-    )
-    grouped = [
-        (name, sorted(by_continent[code], key=lambda item: item[1]))
-        for code, name in continents
-    ]  # fmt: skip
-    if "" in by_continent:
-        grouped.append(("Elsewhere", sorted(by_continent[""], key=lambda item: item[1])))
-    regions: dict[str, list[tuple[str, str]]] = {}
-    for country, region in pairs:
-        if country and region:
-            regions.setdefault(country, []).append((region, geography.region_name(region)))
-    for members in regions.values():
-        members.sort(key=lambda item: item[1])
-    return Places(continents, grouped, regions)
-
-
-def country_name(code: str) -> str:
-    return _country_name(code, get_language())
-
-
-@functools.cache
-def _country_name(code: str, language: str | None) -> str:
-    """Cached by code and language: django-countries takes 50 µs a name, 100 times on a page of 50 players."""
-    # django-countries leaves out Kosovo, which players may still give (a user-assigned code).
-    return countries.name(code) or {"XK": "Kosovo"}.get(code, code)
-
-
-@functools.cache
-def flag_url(code: str) -> str:
-    return Country(code).flag
-
-
-def place_name(filters: RankingFilters) -> str:
-    """'World', 'Europe', 'Germany', 'Bavaria, Germany'."""
-    if filters.region:
-        return f"{geography.region_name(filters.region)}, {country_name(filters.country)}"
-    if filters.country:
-        return country_name(filters.country)
-    if filters.continent:
-        return geography.CONTINENT_NAMES[filters.continent]
-    return "World"
+    return rows.values_list(*EXPORT_COLUMNS.values()).iterator(chunk_size=2000)

@@ -1,0 +1,119 @@
+"""Problems of an event's results, each shown where the organizer gave the row: next to an uploaded file's
+row (with its values), on the form row it was typed in, or by how the page names a stored row."""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from events.models import Event
+from organize.importer.errors import BundleError
+from organize.importer.event_results import EventResultsCheck, event_results_check
+from organize.importer.reading import tables_parse
+from organize.results import stored_results
+
+
+@dataclass
+class RowProblems:
+    """One row of an uploaded file with its problems: shown together."""
+
+    file: str
+    line: int
+    values: list[tuple[str, str, list[str]]]  # (column, value, messages about it) in the file's column order
+    row_messages: list[str]  # about the row as a whole
+
+
+# Problems shown on a page at most; the rest are counted. A file of a million bad lines would otherwise
+# make a page of hundreds of megabytes, and the first problems usually explain the others.
+PROBLEMS_SHOWN = 200
+
+
+@dataclass
+class PlacedErrors:
+    general: list[BundleError] = field(default_factory=list)  # about the event or a whole file
+    rows: list[RowProblems] = field(default_factory=list)  # rows of uploaded files
+    form_rows: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # form row -> field -> messages
+    players: dict[str, list[str]] = field(default_factory=dict)  # membership number -> messages (unknown)
+    not_shown: int = 0  # problems past the first PROBLEMS_SHOWN
+
+    @property
+    def count(self) -> int:
+        return (
+            len(self.general)
+            + sum(len(row.row_messages) + sum(len(v[2]) for v in row.values) for row in self.rows)
+            + sum(len(messages) for fields in self.form_rows.values() for messages in fields.values())
+        )
+
+
+def _unknown_player(error: BundleError) -> str | None:
+    prefix = "unknown player '"
+    if error.message.startswith(prefix):
+        return error.message[len(prefix) :].split("'", 1)[0]
+    return None
+
+
+def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> PlacedErrors:
+    """Each error of an uploaded file next to its row (with the row's values), the rest on their own."""
+    placed = PlacedErrors(not_shown=max(0, len(check.errors) - PROBLEMS_SHOWN))
+    by_line: dict[tuple[str, int], list[BundleError]] = defaultdict(list)
+    for error in check.errors[:PROBLEMS_SHOWN]:
+        if error.line >= 2 and error.file in files:
+            by_line[error.file, error.line].append(error)
+        else:
+            placed.general.append(error)
+        number = _unknown_player(error)
+        if number:
+            placed.players.setdefault(number, []).append(f"{error.file} line {error.line}")
+    if not by_line:
+        return placed
+    sink: list[BundleError] = []
+    # event_id may be absent from one event's files, as when they were checked.
+    tables = tables_parse({file: files[file] for file, _ in by_line}, sink, blank_values={"event_id": ""})
+    for file, table in tables.items():
+        # Read up to the last row with a shown problem, not the rest of the file.
+        last_line = max(line for problem_file, line in by_line if problem_file == file)
+        for line, values in table.rows(sink, last_line=last_line):
+            errors = by_line.pop((file, line), None)
+            if not errors:
+                continue
+            columns = [
+                (column, value, [e.message for e in errors if e.column == column])
+                for column, value, position in zip(table.columns, values, table.positions, strict=True)
+                if position is not None
+            ]
+            known = {column for column, _, _ in columns}
+            placed.rows.append(RowProblems(file, line, columns, [e.message for e in errors if e.column not in known]))
+    for (file, line), errors in by_line.items():  # rows the reader could not split into values
+        placed.rows.append(
+            RowProblems(file, line, [], [e.message if e.column == "-" else f"{e.column}: {e.message}" for e in errors])
+        )
+    placed.rows.sort(key=lambda row: (row.file, row.line))
+    return placed
+
+
+def form_errors_placed(check: EventResultsCheck, fields: dict[str, str]) -> PlacedErrors:
+    """Each error of a row typed in a form on that form row, on the field of its column (`fields`: column ->
+    field); an error of a stored row by how the page names it; the rest on their own."""
+    placed = PlacedErrors(not_shown=max(0, len(check.errors) - PROBLEMS_SHOWN))
+    for error in check.errors[:PROBLEMS_SHOWN]:
+        origin = check.origin(error)
+        if origin is not None and origin.form_row is not None:
+            field_name = fields.get(error.column, "__all__")
+            placed.form_rows.setdefault(origin.form_row, {}).setdefault(field_name, []).append(error.message)
+            if number := _unknown_player(error):
+                placed.players.setdefault(number, []).append(f"row {origin.form_row + 1}")
+        elif origin is not None and origin.label:
+            placed.general.append(BundleError(origin.label, error.line, error.column, error.message))
+        else:
+            placed.general.append(error)
+    return placed
+
+
+def stored_results_problems(event: Event) -> list[BundleError]:
+    """What stops the stored results from being submitted as they are (the event's details may have changed
+    since they were saved), each located by round and pairing rather than by a line of a file nobody sent."""
+    check = event_results_check(event=event, rows=stored_results(event))
+    problems = []
+    for error in check.errors:
+        origin = check.origin(error)
+        where = origin.label if origin is not None and origin.label else error.file
+        problems.append(BundleError(where, 0, error.column, error.message))
+    return problems

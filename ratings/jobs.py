@@ -1,0 +1,23 @@
+"""The job queue as the ratings services see it: they ask here for a recompute job, and ratings.tasks does it.
+
+ratings.tasks defines the job and imports the services that carry it out
+(ratings.services.runs); those services queue the job again (a run retried
+after the database failed, the runs of a stopped worker). Asking through
+this module keeps the dependency one way: tasks -> services -> jobs, with
+tasks answering `recompute_job_wanted` (connected when the app is ready:
+ratings.apps). Nobody answering is an error, not a run that never runs.
+"""
+
+from datetime import datetime
+
+from django.core.exceptions import ImproperlyConfigured
+from django.dispatch import Signal
+
+# Sent with `run_id` (a RecomputeRun's id) and `run_after` (a datetime, or None: as soon as a worker is free).
+recompute_job_wanted = Signal()
+
+
+def recompute_job_enqueue(*, run_id: int, run_after: datetime | None = None) -> None:
+    """Queue the job that carries out the run (with every other run queued for its category)."""
+    if not recompute_job_wanted.send(sender=None, run_id=run_id, run_after=run_after):
+        raise ImproperlyConfigured("nobody answers ratings.jobs.recompute_job_wanted: is ratings.tasks connected?")

@@ -1,0 +1,19 @@
+"""Writes of the ratings app, one module per concern (nothing is imported from this package itself).
+
+- `recompute`: rebuilding a category's history from a date or from the start,
+  in one transaction under the category's row lock, and publishing it with
+  today's list (`category_recompute`).
+- `lists`: today's lists and their ranks (`CurrentRating`, `CurrentRank`):
+  written whole, updated for those who played since a date, ranks recounted
+  in the database, and lists built on an earlier day rebuilt by the job
+  workers (`current_lists_refresh_stale`).
+- `runs`: recompute runs (`RecomputeRun`): queueing them
+  (`recompute_enqueue`), claiming and carrying them out in a job under
+  advisory locks (`recompute_run_execute`), and queueing again the runs of a
+  worker that stopped (`recompute_runs_recover`).
+
+Layers: runs -> recompute -> lists. Reads they share with other modules are
+in ratings.selectors (`history`: the rated history in rating order; `lists`:
+standings and ranked rows). The jobs are ratings.tasks, which imports these
+modules; the runs ask for a job through ratings.jobs.
+"""

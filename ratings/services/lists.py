@@ -1,0 +1,370 @@
+"""Today's lists (CurrentRating) and their ranks (CurrentRank): written whole, updated in part, recounted.
+
+A full recompute writes its list from the standings it ends with; a
+recompute from a date updates the rows of those who played since and
+recounts the ranks in the database; a list built on an earlier day (its
+previous columns are last month's, and V:EKN points age by the day) is
+rebuilt by the job workers just after midnight (current_lists_refresh_stale),
+never by a page that reads it.
+"""
+
+from datetime import date
+from operator import itemgetter
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from lib.bulk import chunked, insert_rows
+from players import geography
+from ratings import category_tables
+from ratings.models import Category, CurrentRank, CurrentRating, Ruleset
+from ratings.selectors.lists import (
+    RANK_LEVELS,
+    Standing,
+    derived_standing,
+    elo_standings,
+    participant_identities,
+    rank_sql,
+    ranking_rows,
+    ranking_rows_from,
+)
+from ratings.snapshots import end_of_previous_month
+
+CURRENT_FIELDS = [
+    "category", "participant", "display_id", "name", "country", "continent", "region", "rating", "matches", "ranked",
+    "provisional", "last_played", "world_rank", "continent_rank", "country_rank", "region_rank",
+    "previous_rating", "previous_ranked", "previous_world_rank", "previous_continent_rank", "previous_country_rank",
+    "previous_region_rank", "built_on",
+]  # fmt: skip
+
+
+def current_ratings_rebuild(
+    *,
+    category: Category,
+    today: date | None = None,
+    standings: tuple[dict, dict] | None = None,
+    stagings: list | None = None,
+    rows: list[tuple] | None = None,
+) -> int:
+    """Rewrite the category's list for `today` (default: today), with last month's ranks beside it.
+
+    `standings` (today's, last month's) spares reading them back from the
+    history when the caller has them: a full recompute ends with them in memory.
+    `rows` (from current_rows_from_standings) spares computing the list at all.
+    On PostgreSQL the list is written to a fresh table and swapped in: at once,
+    or by the caller when it passes `stagings` (to swap it with its history).
+    """
+    today = today or timezone.localdate()
+    if rows is None and standings is None:
+        rows = _current_rows_read(category, today)
+    elif rows is None:
+        identities = participant_identities(category, set(standings[0]) | set(standings[1]))
+        rows = current_rows_from_standings(category, standings, identities, today)
+    if not category_tables.swaps_tables():
+        CurrentRating.objects.filter(category=category).delete()
+        CurrentRank.objects.filter(category=category).delete()
+        insert_rows(CurrentRank, RANK_FIELDS, _rank_rows(rows))
+        return insert_rows(CurrentRating, CURRENT_FIELDS, rows)
+    fresh = current_list_staged(category, rows, indexed=stagings is None)
+    if stagings is None:
+        for model, table in fresh:
+            category_tables.staging_swap(model, category.pk, table)
+    else:
+        stagings.extend(fresh)
+    return len(rows)
+
+
+def current_list_staged(category: Category, rows: list[tuple], *, indexed: bool) -> list[tuple]:
+    """Today's list and its ranks in fresh tables, ready to swap in (PostgreSQL): [(model, table), ...]."""
+    # Room in each page of the list for its rows' ranks to move in place (their columns are in no index),
+    # and the rows stored by participant, not by rank: the ranks a correction moves are a run of the list,
+    # which would otherwise fill the free space of a few pages and overflow it.
+    staging = category_tables.staging_create(CurrentRating, category.pk, fillfactor=LIST_FILLFACTOR)
+    participant_at = CURRENT_FIELDS.index("participant")
+    insert_rows(CurrentRating, CURRENT_FIELDS, sorted(rows, key=itemgetter(participant_at)), table=staging)
+    rank_staging = category_tables.staging_create(CurrentRank, category.pk)
+    insert_rows(CurrentRank, RANK_FIELDS, _rank_rows(rows), table=rank_staging)
+    fresh = [(CurrentRating, staging), (CurrentRank, rank_staging)]
+    with connection.cursor() as cursor:
+        # Fresh statistics let the planner read a page of the list from its index instead of sorting it all.
+        for _, table in fresh:
+            cursor.execute(f"ANALYZE {table}")
+    if indexed:
+        for model, table in fresh:
+            category_tables.staging_index(model, table)
+    return fresh
+
+
+# Today's ranks as CurrentRank rows hold them, and where list rows (CURRENT_FIELDS) hold the same values.
+RANK_FIELDS = [
+    "category", "participant", "continent", "country", "region", "world_rank", "continent_rank", "country_rank",
+    "region_rank",
+]  # fmt: skip
+_RANK_FIELDS_AT = [CURRENT_FIELDS.index(name) for name in RANK_FIELDS]
+# A fifth of each page of the list left free: a correction's moved ranks then mostly stay in their page.
+LIST_FILLFACTOR = 80
+
+
+def _rank_rows(rows: list[tuple]) -> list[tuple]:
+    """The CurrentRank rows of today's list rows: one per row with a rank."""
+    world_at = CURRENT_FIELDS.index("world_rank")
+    return [tuple(row[at] for at in _RANK_FIELDS_AT) for row in rows if row[world_at] is not None]
+
+
+def _current_rows_read(category: Category, today: date) -> list[tuple]:
+    """Today's list as rows, read from the history (or a derived list's components' lists)."""
+    if category.ruleset == Ruleset.DERIVED:
+        standings = _derived_standings_of_lists(category)
+        identities = participant_identities(category, set(standings[0]) | set(standings[1]))
+        return current_rows_from_standings(category, standings, identities, today)
+    current = ranking_rows(category=category, as_of=today)
+    previous = ranking_rows(category=category, as_of=end_of_previous_month(today))
+    return _current_rows(category, current, previous, today)
+
+
+def current_rows_from_standings(
+    category: Category, standings: tuple[dict, dict], identities: dict, today: date
+) -> list[tuple]:
+    """Today's list as rows (CURRENT_FIELDS) from today's and last month's standings: no database."""
+    now, before = standings
+    return _current_rows(
+        category, ranking_rows_from(category, now, identities), ranking_rows_from(category, before, identities), today
+    )
+
+
+def _current_rows(category: Category, current: list, previous: list, today: date) -> list[tuple]:
+    previous_of = {row.participant: row for row in previous}
+    rows = []
+    for row in current:
+        before = previous_of.get(row.participant)
+        rows.append(
+            (
+                category.pk, row.participant, row.player_id, row.name, row.country, row.continent, row.region,
+                row.rating, row.matches, row.ranked, row.matches < category.provisional_until, row.last_played,
+                row.world_rank, row.continent_rank, row.country_rank, row.region_rank,
+                before and before.rating, bool(before and before.ranked),
+                before and before.world_rank, before and before.continent_rank, before and before.country_rank,
+                before and before.region_rank, today,
+            )
+        )  # fmt: skip
+    return rows
+
+
+# Where CURRENT_FIELDS hold the ranks (today's and last month's), and last month's standing.
+RANKS_AT = [at for at, name in enumerate(CURRENT_FIELDS) if name.endswith("_rank")]
+TODAY_RANKS_AT = [CURRENT_FIELDS.index(f"{level}_rank") for level in RANK_LEVELS]
+PLACES_AT = slice(CURRENT_FIELDS.index("country"), CURRENT_FIELDS.index("region") + 1)
+PREVIOUS_AT = slice(CURRENT_FIELDS.index("previous_rating"), CURRENT_FIELDS.index("previous_region_rank") + 1)
+
+
+def current_ratings_update(
+    *, category: Category, participants: set[int], since: date, now: dict[int, Standing] | None = None
+) -> None:
+    """Refresh the rows of `participants` in today's list (and last month's standing when `since`
+    reaches into it), then recount the ranks. `now`: their standings today, when the caller has them;
+    a participant without one (no rated match left) leaves the list.
+
+    Only rows that differ are rewritten: a recompute from a correction rates
+    everyone who played since again, but most of them come out the same.
+    """
+    if not participants:
+        return
+    today = timezone.localdate()
+    end_of_last_month = end_of_previous_month(today)
+    if now is None:
+        now = _standings_of(category, participants, as_of=None)
+    before = _standings_of(category, participants, as_of=end_of_last_month) if since <= end_of_last_month else None
+    stored = {}
+    for chunk in chunked(sorted(participants), 5000):
+        for row_id, *values in CurrentRating.objects.filter(category=category, participant__in=chunk).values_list(
+            "id", *CURRENT_FIELDS
+        ):
+            stored[values[1]] = (row_id, tuple(values))
+    identities = participant_identities(category, set(now))
+    rows, replaced = [], []
+    for participant, current in now.items():
+        row_id, old = stored.get(participant, (None, None))
+        number, name, country, region = identities.get(participant, (str(participant), "", "", ""))
+        if before is not None:
+            last = before.get(participant)
+            previous = (last and last.rating, bool(last and last.ranked), None, None, None, None)
+        elif old is not None:
+            previous = old[PREVIOUS_AT]
+        else:
+            previous = (None, False, None, None, None, None)
+        row = [
+            category.pk, participant, number, name, country, geography.continent_of(country), region,
+            current.rating, current.matches, current.ranked, current.matches < category.provisional_until,
+            current.last_played, None, None, None, None, *previous, today,
+        ]  # fmt: skip
+        if old is not None:
+            for at in RANKS_AT:  # the ranks stay until the recount finds they moved
+                row[at] = old[at]
+            if tuple(row[PLACES_AT]) != old[PLACES_AT]:  # moved away: ranked afresh where it is now
+                for at in TODAY_RANKS_AT:
+                    row[at] = None
+            if tuple(row) == old:
+                continue
+            replaced.append(row_id)
+        rows.append(tuple(row))
+    gone = {participant: row_id for participant, (row_id, _) in stored.items() if participant not in now}
+    for chunk in chunked(replaced + list(gone.values()), 5000):
+        CurrentRating.objects.filter(category=category, pk__in=chunk).delete()
+    _current_ranks_replace(category, list(gone), [])
+    insert_rows(CurrentRating, CURRENT_FIELDS, rows)
+    current_ranks_recount(category=category, previous=before is not None)
+
+
+def _standings_of(category: Category, participants: set[int], *, as_of: date | None) -> dict:
+    if category.ruleset == Ruleset.DERIVED:
+        return _derived_standings_from_lists(category, participants, previous=as_of is not None)
+    return elo_standings(category, as_of, participants)
+
+
+def _derived_standings_of_lists(category: Category) -> tuple[dict, dict]:
+    """Today's and last month's standings of a derived list, from its components' lists."""
+    components = Category.objects.filter(slug__in=category.component_list)
+    everyone = set(CurrentRating.objects.filter(category__in=components).values_list("participant_id", flat=True))
+    return (
+        _derived_standings_from_lists(category, everyone, previous=False),
+        _derived_standings_from_lists(category, everyone, previous=True),
+    )
+
+
+def _derived_standings_from_lists(category: Category, participants: set[int], *, previous: bool) -> dict[int, Standing]:
+    """A derived rating from its components' lists (today's, or last month's with `previous`)."""
+    components = list(Category.objects.filter(slug__in=category.component_list))
+    rating, ranked = ("previous_rating", "previous_ranked") if previous else ("rating", "ranked")
+    parts: dict[int, list] = {participant: [] for participant in participants}
+    rows = CurrentRating.objects.filter(category__in=components, participant__in=participants).values_list(
+        "participant_id", rating, "matches", ranked, "last_played"
+    )
+    for participant, value, matches, is_ranked, last_played in rows:
+        if value is not None:
+            parts[participant].append(Standing(participant, value, matches, is_ranked, last_played))
+    return {
+        participant: derived_standing(category, participant, found, len(components))
+        for participant, found in parts.items()
+        if found
+    }
+
+
+def current_ranks_recount(*, category: Category, previous: bool = False) -> int:
+    """Recount today's ranks at every level (and last month's with `previous`); returns the rows rewritten.
+
+    The database ranks the list (a window per level) and returns only the
+    rows whose ranks moved; each is written once. A correction moves a few
+    thousand of 60,000 rows: Python never sees the others.
+    """
+    lists = [("rating", "ranked", "")] + ([("previous_rating", "previous_ranked", "previous_")] if previous else [])
+    rank_columns = [f"{prefix}{level}_rank" for _, _, prefix in lists for level in RANK_LEVELS]
+    # Places are grouped, not ordered: byte order spares PostgreSQL the locale's collation (a third of the time).
+    collated = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
+    counted, concerned = [], []
+    for rating, ranked, prefix in lists:
+        concerned.append(f"{ranked} OR {prefix}world_rank IS NOT NULL")  # ranked, or ranked until now
+        for level in RANK_LEVELS:
+            rank = rank_sql(level, rating=rating, ranked=ranked, collate=collated)
+            counted.append(f"{rank} AS new_{prefix}{level}_rank")
+    differs = "IS DISTINCT FROM" if connection.vendor == "postgresql" else "IS NOT"
+    moved_where = " OR ".join(f"new_{column} {differs} {column}" for column in rank_columns)
+    today_moved = " OR ".join(f"new_{level}_rank {differs} {level}_rank" for level in RANK_LEVELS)
+    table = CurrentRating._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT id, {", ".join(f"new_{column}" for column in rank_columns)},
+                   participant_id, continent, country, region, ({today_moved}) AS today_moved
+            FROM (
+                SELECT id, participant_id, continent, country, region, {", ".join(rank_columns)}, {", ".join(counted)}
+                FROM {table} WHERE category_id = %s AND ({" OR ".join(concerned)})
+            ) ranked
+            WHERE {moved_where}
+            """,
+            [category.pk],
+        )
+        moved = cursor.fetchall()
+    width = 1 + len(rank_columns)
+    _ranks_write(category, rank_columns, [row[:width] for row in moved])
+    replaced, ranks = [], []
+    for row in moved:
+        participant, continent, country, region, today_moved = row[width:]
+        if today_moved:
+            replaced.append(participant)
+            if row[1] is not None:  # still ranked
+                ranks.append((category.pk, participant, continent, country, region, *row[1 : 1 + len(RANK_LEVELS)]))
+    _current_ranks_replace(category, replaced, ranks)
+    return len(moved)
+
+
+def _current_ranks_replace(category: Category, participants: list[int], ranks: list[tuple]) -> None:
+    """Replace the CurrentRank rows of `participants` with `ranks` (RANK_FIELDS; none for the unranked)."""
+    for chunk in chunked(participants, 5000):
+        CurrentRank.objects.filter(category=category, participant__in=chunk).delete()
+    insert_rows(CurrentRank, RANK_FIELDS, ranks)
+
+
+def _ranks_write(category: Category, rank_columns: list[str], moved: list[tuple]) -> None:
+    table = CurrentRating._meta.db_table
+    assignments = ", ".join(f"{column} = %s" for column in rank_columns)
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.executemany(
+                f"UPDATE {table} SET {assignments} WHERE id = %s", [(*ranks, row_id) for row_id, *ranks in moved]
+            )
+            return
+        # One statement per chunk: the new ranks as arrays, unnested into rows beside their ids.
+        columns = ", ".join(["id", *rank_columns])
+        arrays = ", ".join(["%s::bigint[]"] + ["%s::integer[]"] * len(rank_columns))
+        assignments = ", ".join(f"{column} = moved.{column}" for column in rank_columns)
+        for chunk in chunked(moved, 20_000):
+            cursor.execute(
+                f"UPDATE {table} SET {assignments} FROM unnest({arrays}) AS moved({columns})"
+                f" WHERE {table}.id = moved.id AND {table}.category_id = %s",
+                [*(list(values) for values in zip(*chunk, strict=True)), category.pk],
+            )
+
+
+def current_lists_refresh_stale() -> list[Category]:
+    """Rebuild every list built before today; the lists rebuilt. The job workers call this just after
+    midnight and hourly (ratings/management/commands/db_worker.py): one row read per list when none is stale.
+
+    Lists derived from others come last: they are computed from their components' lists.
+    """
+    refreshed = []
+    for category in sorted(Category.objects.all(), key=lambda category: category.ruleset == Ruleset.DERIVED):
+        if current_ratings_refresh_if_stale(category=category):
+            refreshed.append(category)
+    return refreshed
+
+
+def current_ratings_refresh_if_stale(*, category: Category) -> bool:
+    """Lists age with the calendar (last month's ranks, the V:EKN windows): rebuild one built before today.
+
+    True when this call rebuilt it. Called by the job workers (current_lists_refresh_stale), never by a page.
+    """
+    today = timezone.localdate()
+    # A rebuild writes the whole list at once, so one row tells the age of all: one read through the
+    # list's index (in the model's order it sorted the whole list, 30 ms at 100,000 players).
+    built_on = (
+        CurrentRating.objects.filter(category=category)
+        .order_by("ranked", "-rating")
+        .values_list("built_on", flat=True)
+        .first()
+    )
+    if built_on is None or built_on == today:
+        return False
+    # The list is read before the transaction that swaps it in: held in the
+    # transaction, the history's read lock met a full recompute swapping the
+    # history while it waited for the lists (a deadlock PostgreSQL broke by
+    # failing one). A recompute meanwhile bumps the version: then it has
+    # rebuilt the list itself and these rows are not written.
+    version = Category.objects.filter(pk=category.pk).values_list("history_version", flat=True).get()
+    rows = _current_rows_read(category, today)
+    with transaction.atomic():
+        locked = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
+        stale = CurrentRating.objects.filter(category=category).exclude(built_on=today).exists()
+        if stale and locked.history_version == version:
+            current_ratings_rebuild(category=locked, today=today, rows=rows)
+            return True
+    return False

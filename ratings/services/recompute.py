@@ -1,0 +1,286 @@
+"""Recomputing a category's history, from a date or from the start, and publishing it with today's list.
+
+A recompute runs in one transaction holding a lock on its category row:
+readers see the old history or the new one, never a mix, and a second
+recompute of the same category waits for the first (SPEC 5). The lock is a
+row lock (SELECT ... FOR NO KEY UPDATE), so it holds across machines on PostgreSQL;
+SQLite serialises all writers anyway.
+"""
+
+import logging
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from events.models import EventStatus, Match, Standing
+from lib.bulk import insert_rows
+from ratings import category_tables
+from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
+from ratings.engine.history import history_rows
+from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
+from ratings.selectors.history import (
+    FETCH_ROWS,
+    category_events,
+    history_start_seq,
+    matches_in_rating_order,
+    states_before,
+)
+from ratings.selectors.lists import Standing as RatingStanding
+from ratings.selectors.lists import participant_identities
+from ratings.services.lists import (
+    current_list_staged,
+    current_ratings_rebuild,
+    current_ratings_update,
+    current_rows_from_standings,
+)
+from ratings.snapshots import end_of_previous_month
+
+logger = logging.getLogger(__name__)
+
+ENTRY_FIELDS = [
+    "category", "seq", "match", "event", "event_date", "round", "participant", "opponent", "rating_before",
+    "rating_after", "opponent_rating", "expected", "score", "k", "k_reason", "matches", "provisional",
+]  # fmt: skip
+
+
+@dataclass
+class RecomputeResult:
+    category: str
+    since: date | None
+    matches_rated: int = 0
+    entries_written: int = 0
+    published_seconds: float = 0.0  # until the new history is committed and visible
+    changed: set[int] | None = None  # who played from `since` on; None: everyone (a full recompute)
+    standings: tuple[dict, dict] | None = None  # today's and last month's, when a full recompute has them
+    changed_standings: dict | None = None  # today's standings of `changed`, when a recompute from a date has them
+    # Fresh tables holding a full recompute's rows until they are swapped in (PostgreSQL): (model, table).
+    stagings: list[tuple] = field(default_factory=list)
+
+
+def category_recompute(*, category: Category, since: date | None = None) -> RecomputeResult:
+    """Rebuild the category's history from `since` on (everything when None); earlier history stays."""
+    started = time.monotonic()
+    listing: list[Future] = []  # today's list, written through a connection of its own (a full recompute)
+    # Only a transaction of its own can be helped by a second connection: one inside a caller's
+    # transaction may hold locks (a list swapped in earlier) that the second connection would wait for.
+    alone = not connection.in_atomic_block
+    try:
+        with transaction.atomic():
+            # FOR NO KEY UPDATE: it excludes a second recompute of the category as FOR UPDATE would, but lets
+            # rows that merely reference the category (a recompute queued by a saved match) be written meanwhile.
+            category = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
+            if category.ruleset == Ruleset.DERIVED:
+                _history_changed(category)  # a derived list has no history of its own: rebuild its list
+                return RecomputeResult(category.slug, since)
+            result = _recompute_in_transaction(category, since, listing if alone else None)
+    except BaseException:
+        # Tables committed elsewhere for a list that was never swapped in.
+        category_tables.scratch_drop(listing)
+        raise
+    result.published_seconds = time.monotonic() - started
+    # Lists derived from this one follow, each under its own lock: they read
+    # the lists just published, and their readers need not wait for this one.
+    for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
+        if category.slug in derived.component_list:
+            with transaction.atomic():
+                derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
+                _history_changed(derived, since=since, changed=result.changed)
+    _tidy_after_large_rewrite(category, result)
+    logger.info(
+        "recomputed %s since %s: %d matches, %d entries",
+        category.slug,
+        since or "the start",
+        result.matches_rated,
+        result.entries_written,
+    )
+    return result
+
+
+def _recompute_in_transaction(category: Category, since: date | None, listing: list | None) -> RecomputeResult:
+    """A recompute's work in its transaction. A full one on PostgreSQL writes today's list through a
+    second connection and appends that work to `listing`, unless `listing` is None (one connection)."""
+    recompute = _vekn_recompute if category.ruleset == Ruleset.VEKN else _elo_recompute
+    result = recompute(category, since)
+    events = category_events(category).filter(status=EventStatus.SUBMITTED)
+    if since is not None:
+        events = events.filter(date__gte=since)
+    events.update(status=EventStatus.RATED)
+    indexed, listed = 0, False
+    if result.stagings and result.standings is not None:
+        # Today's list is Python work on the standings in memory: it is computed while PostgreSQL builds
+        # the new history's indexes, then written and indexed through a connection of its own while they finish.
+        today = timezone.localdate()
+        identities = participant_identities(category, set(result.standings[0]) | set(result.standings[1]))
+        with category_tables.staging_indexed_meanwhile(result.stagings):
+            rows = current_rows_from_standings(category, result.standings, identities, today)
+            if listing is not None:
+                listing.append(category_tables.elsewhere(current_list_staged, category, rows, indexed=True))
+        indexed = len(result.stagings)  # the history's, indexed meanwhile
+        if listing is not None:
+            result.stagings += listing[0].result()  # indexed by the second connection
+            indexed = len(result.stagings)
+        else:
+            result.stagings += current_list_staged(category, rows, indexed=False)
+        listed = True
+    _history_changed(
+        category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
+        changed_standings=result.changed_standings, listed=listed,
+    )  # fmt: skip
+    # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
+    for model, staging in result.stagings[indexed:]:
+        category_tables.staging_index(model, staging)
+    for model, staging in result.stagings:
+        category_tables.staging_swap(model, category.pk, staging)
+    return result
+
+
+def _history_changed(
+    category: Category,
+    *,
+    since: date | None = None,
+    changed: set[int] | None = None,
+    standings=None,
+    stagings=None,
+    changed_standings=None,
+    listed: bool = False,
+) -> None:
+    """Bring today's list up to date and bump the version that keys cached lists of past dates.
+
+    A recompute from a date changes only the ratings of those who played since:
+    their rows (and last month's standing, when the date reaches into it) are
+    refreshed and the ranks recounted. A full recompute, or a V:EKN list (whose
+    points age by the day), rebuilds the list.
+    """
+    today = timezone.localdate()
+    built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
+    incremental = changed is not None and since is not None and built_on == today and category.ruleset != Ruleset.VEKN
+    if incremental:
+        current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
+    elif not listed:  # `listed`: the caller has written the list already, to swap it in with its history
+        current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
+    Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
+
+
+VACUUM_AFTER_ROWS = 100_000
+
+
+def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> None:
+    """Statistics for a swapped-in history; dead rows cleared after a large rewrite in place.
+
+    Otherwise the next recompute of the category writes the same keys again
+    and PostgreSQL's indexes check each one against its dead predecessor.
+    Runs once the new history is committed (VACUUM cannot run in a transaction).
+    """
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return
+    if result.stagings:
+        category_tables.analyze(RatingEntry, category.pk)
+    elif result.entries_written >= VACUUM_AFTER_ROWS:
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
+
+
+def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
+    result = RecomputeResult(category.slug, since)
+    history = RatingEntry.objects.filter(category=category)
+    table = None
+    if since is None:
+        start_seq = 1
+        states: dict[int, ParticipantState] = {}
+        if category_tables.swaps_tables():
+            table = category_tables.staging_create(RatingEntry, category.pk)
+            result.stagings.append((RatingEntry, table))
+        else:
+            history.delete()
+    else:
+        start_seq = history_start_seq(category, since)
+        later = history.filter(seq__gte=start_seq)
+        # Whoever loses history is rated again too: a removed match may leave one with fewer matches, or none.
+        unrated = set(later.values_list("participant_id", flat=True).distinct())
+        later.delete()
+
+    ruleset = ruleset_for(
+        category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
+    )
+    matches = Match.objects.filter(event__in=category_events(category), participant2__isnull=False)
+    if since is not None:
+        matches = matches.filter(event__date__gte=since)
+        playing = set(matches.values_list("participant1_id", flat=True).distinct())
+        playing |= set(matches.values_list("participant2_id", flat=True).distinct())
+        states = states_before(category, start_seq, playing | unrated)
+    events = {
+        pk: (day, k, players, judge)
+        for pk, day, k, players, judge in category_events(category)
+        .filter(pk__in=matches.values("event_id"))
+        .values_list("pk", "date", "k", "player_count", "level2_judge")
+    }
+    ordered = matches_in_rating_order(matches)
+    # A full recompute ends with everyone's standing in memory: keep today's and
+    # last month's, so today's list needs no second pass over the history.
+    today = timezone.localdate()
+    boundaries = [end_of_previous_month(today), today] if since is None else []
+    snapshots: list[dict[int, RatingStanding]] = []
+
+    def event_starts(day: date) -> None:
+        while boundaries and day > boundaries[0]:
+            boundaries.pop(0)
+            snapshots.append(_standings_now(category, states))
+
+    rows = history_rows(
+        ruleset, ordered, events, states, category_id=category.pk, first_seq=start_seq, event_starts=event_starts
+    )
+    # One COPY for the whole history: the database stores rows while the engine computes the next ones.
+    result.entries_written = insert_rows(RatingEntry, ENTRY_FIELDS, rows, table=table)
+    result.matches_rated = result.entries_written // 2
+    while boundaries:
+        boundaries.pop(0)
+        snapshots.append(_standings_now(category, states))
+    if since is None:
+        result.standings = (snapshots[1], snapshots[0])
+    else:
+        # Those with no history left have no standing: they leave today's list.
+        result.changed = set(states) | unrated
+        result.changed_standings = _standings_now(category, states)
+    return result
+
+
+def _standings_now(category: Category, states: dict[int, ParticipantState]) -> dict[int, RatingStanding]:
+    threshold = category.ranked_after
+    return {
+        participant: RatingStanding(
+            participant, state.rating, state.matches, state.matches >= threshold, state.last_played
+        )
+        for participant, state in states.items()
+    }
+
+
+def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
+    result = RecomputeResult(category.slug, since)
+    scores = EventScore.objects.filter(category=category)
+    standings = Standing.objects.filter(event__in=category_events(category))
+    if since is not None:
+        scores = scores.filter(event_date__gte=since)
+        standings = standings.filter(event__date__gte=since)
+    scores.delete()
+    rows = []
+    for event_id, day, players, level, participant, vp, gw, final in standings.values_list(
+        "event_id", "event__date", "event__player_count", "event__level", "participant_id", "vp", "gw", "final"
+    ).iterator(chunk_size=FETCH_ROWS):
+        points = vekn_event_points(vp=vp, gw=gw, final=final, players=players, level=level)
+        rows.append(
+            (category.pk, event_id, day, participant, points.points, vp, gw, final, players, points.coefficient,
+             points.bonus)
+        )  # fmt: skip
+    result.matches_rated = len(rows)
+    result.entries_written = insert_rows(
+        EventScore,
+        ["category", "event", "event_date", "participant", "points", "vp", "gw", "final", "players", "coefficient",
+         "bonus"],
+        rows,
+    )  # fmt: skip
+    return result

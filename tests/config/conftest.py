@@ -1,0 +1,47 @@
+"""The world the site-wide security tests share (test_security_urls, test_security_site,
+test_security_crafted_input): someone of each persona, and an id for every URL parameter."""
+
+import pytest
+
+from corrections import services as corrections
+from events.models import Event
+from players.models import Team
+from tests.bundles import Bundle
+from tests.factories import EventFactory, MatchFactory
+from tests.worlds import account_of, bundle_rated, the_match
+
+
+@pytest.fixture
+def personas_and_ids(tmp_path, admin, organizer):
+    """The default bundle imported and rated, someone of each persona, and an id for every URL's parameters:
+    the player (1001)'s appeal of their own match, an admin's correction, the organizer's own draft."""
+    bundle_rated(Bundle(tmp_path))
+    player = account_of("1001")
+    draft = EventFactory(organizer=organizer)
+    MatchFactory(event=draft)
+    e1 = Event.objects.get(code="E1")
+    own_match = the_match("E1", 2, "1001")
+    appeal = corrections.appeal_file(
+        user=player, match=own_match, own_games=0, opponent_games=2, draws=0, explanation="I lost."
+    )
+    correction = corrections.match_correct(
+        match=the_match("E1", 1, "1001"), result=corrections.Result(1, 2), reason="Swapped.", by=admin
+    )
+    return {
+        "people": {"anonymous": None, "player": player, "organizer": organizer, "admin": admin},
+        "ids": {
+            "slug": "constructed",
+            "number": "1001",
+            "other": "1002",
+            "membership_number": "1001",
+            "participant_id": Team.objects.get(name="Bavarian Dragons").participant_id,
+            "event_id": e1.pk,
+            "draft_id": draft.pk,
+            "match_id": own_match.pk,
+            "correction_id": correction.pk,
+            "appeal_id": appeal.pk,
+            "round_number": 1,
+            "uidb64": "MQ",
+            "token": "not-a-valid-token",
+        },
+    }

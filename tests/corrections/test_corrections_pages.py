@@ -1,0 +1,149 @@
+"""Corrections (SPEC 5) on the site: the public correction log, a correction's page, and the admins' pages that
+preview a correction's impact and then apply it.
+
+The world is the default test bundle (tests/bundles.py), imported and rated (tests/corrections/correcting.py).
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from corrections import services
+from corrections.models import Correction, CorrectionKind
+from corrections.services import Result
+from events.models import Event, Match
+from tests.corrections.correcting import participant, rated_world, the_match
+from tests.factories import AdminFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin():
+    return AdminFactory()
+
+
+@pytest.fixture
+def world(tmp_path):
+    """The default bundle, imported and rated; no run queued."""
+    rated_world(tmp_path)
+
+
+# the public correction log ------------------------------------------------------------------------------
+
+
+def test_the_correction_log_lists_every_correction_and_filters_them(client, world, admin):
+    constructed = services.match_correct(
+        match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Slips swapped.", by=admin
+    )
+    limited = services.match_correct(
+        match=the_match("E2", 1, "1002"), result=Result(2, 1), reason="Typo in the report.", by=admin
+    )
+    Correction.objects.filter(pk=limited.pk).update(corrected_at=timezone.now() - timedelta(days=10))
+
+    def listed(**filters):
+        response = client.get("/corrections/", filters)
+        assert response.status_code == 200
+        return [row.record.pk for row in response.context["table"].page.object_list]
+
+    assert listed() == [constructed.pk, limited.pk]
+    assert listed(player="1003") == [constructed.pk, limited.pk]
+    assert listed(player="Alice") == [constructed.pk]
+    assert listed(event="paris") == [limited.pk]
+    assert listed(category="constructed") == [constructed.pk]
+    assert listed(category="limited") == [limited.pk]
+    assert listed(corrected_from=(timezone.localdate() - timedelta(days=2)).isoformat()) == [constructed.pk]
+    assert listed(corrected_to=(timezone.localdate() - timedelta(days=2)).isoformat()) == [limited.pk]
+    assert listed(kind="removal") == []
+    html = client.get("/corrections/").content.decode()
+    assert "Alice Archer won 2–0" in html
+    assert "Chloé Dubois won 2–0" in html
+
+
+def test_a_correction_has_its_own_public_page(client, world, admin):
+    correction = services.match_correct(
+        match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Slips swapped.", by=admin
+    )
+
+    html = client.get(correction.get_absolute_url()).content.decode()
+
+    for text in ("Munich Open", "Round 2: Alice Archer vs Chloé Dubois", "Alice Archer won 2–0", "Slips swapped.",
+                 admin.username):  # fmt: skip
+        assert text in html
+    assert client.get("/corrections/999999/").status_code == 404
+
+
+# the admins' correction pages: preview, then apply -------------------------------------------------------
+
+
+def test_correcting_on_the_site_previews_the_impact_then_applies_it(client, world, admin):
+    client.force_login(admin)
+    match = the_match("E1", 2, "1001")
+    url = reverse("corrections:match_correct", args=[match.pk])
+    form = client.get(url).context["form"]
+    data = {**form.initial, "games1": 0, "games2": 2, "draws": 0, "reason": "Slips swapped."}
+
+    preview = client.post(url, {**data, "action": "preview"})
+
+    assert preview.status_code == 200
+    assert preview.context["stage"] == "confirm"
+    [(impact, table)] = preview.context["impacts"]
+    assert impact.category.slug == "constructed"
+    assert {row.display_id for row in impact.rows} >= {"1001", "1003"}
+    assert not Correction.objects.exists()  # a preview applies nothing
+
+    applied = client.post(url, {**data, "action": "apply"})
+
+    [correction] = Correction.objects.all()
+    assert applied.status_code == 302
+    assert applied.url == correction.get_absolute_url()
+    assert (correction.new_games1, correction.new_games2, correction.reason) == (0, 2, "Slips swapped.")
+
+
+def test_applying_after_someone_else_changed_the_match_is_refused(client, world, admin):
+    client.force_login(admin)
+    match = the_match("E1", 2, "1001")
+    url = reverse("corrections:match_correct", args=[match.pk])
+    data = {**client.get(url).context["form"].initial, "games1": 0, "games2": 2, "draws": 0, "reason": "Swap."}
+    Match.objects.filter(pk=match.pk).update(games2=1)
+
+    response = client.post(url, {**data, "action": "apply"})
+
+    assert response.status_code == 200
+    assert "changed since you looked at it" in response.content.decode()
+    assert not Correction.objects.exists()
+
+
+def test_removing_and_adding_on_the_site_preview_then_apply(client, world, admin):
+    client.force_login(admin)
+    match = the_match("E1", 2, "1004")
+    remove_url = reverse("corrections:match_remove", args=[match.pk])
+    data = {**client.get(remove_url).context["form"].initial, "reason": "Never played."}
+    assert client.post(remove_url, {**data, "action": "preview"}).context["stage"] == "confirm"
+    assert client.post(remove_url, {**data, "action": "apply"}).status_code == 302
+    assert not Match.objects.filter(pk=match.pk).exists()
+
+    add_url = reverse("corrections:match_add", args=[match.event_id])
+    data = {"round": 2, "side1": "1004", "side2": "1006", "games1": 2, "games2": 0, "draws": 0, "reason": "Replay."}
+    preview = client.post(add_url, {**data, "action": "preview"})
+    assert preview.context["stage"] == "confirm"
+    assert client.post(add_url, {**data, "action": "apply"}).status_code == 302
+    assert Match.objects.filter(event_id=match.event_id, round=2, participant1_id=participant("1004")).exists()
+    assert [c.kind for c in Correction.objects.order_by("pk")] == [CorrectionKind.REMOVAL, CorrectionKind.ADDITION]
+
+
+def test_the_add_form_says_which_side_is_wrong(client, world, admin):
+    client.force_login(admin)
+    url = reverse("corrections:match_add", args=[Event.objects.get(code="E1").pk])
+    data = {"round": 1, "side1": "9999", "side2": "1001", "games1": 2, "games2": 0, "draws": 0, "reason": "x"}
+
+    form = client.post(url, {**data, "action": "preview"}).context["form"]
+
+    assert form.errors == {
+        "side1": ["No player has the membership number “9999”."],
+    }
+    data["side1"] = "1006"
+    form = client.post(url, {**data, "action": "preview"}).context["form"]
+    assert form.errors == {"side2": ["Alice Archer (1001) already plays a match in round 1 of Munich Open."]}

@@ -1,0 +1,210 @@
+"""Corrections (SPEC 5): after a correction the ratings equal a full recompute, and the impact preview predicts
+them.
+
+Two worlds: the default test bundle (tests/bundles.py) imported and rated
+(tests/corrections/correcting.py); and random swiss events written in bulk,
+for comparing a recompute after a correction with a full recompute.
+"""
+
+import math
+import random
+from datetime import date, timedelta
+
+import pytest
+
+from corrections import services
+from corrections.services import NewMatch, Result
+from events.models import Event, EventStatus, Match
+from players.models import Participant, Player
+from ratings.impact import MatchChange, correction_impact
+from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
+from ratings.selectors.lists import category_standings
+from ratings.services.recompute import category_recompute
+from tests.corrections.correcting import EXACT, rated_world, run_queued, the_match
+from tests.factories import AdminFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin():
+    return AdminFactory()
+
+
+@pytest.fixture
+def world(tmp_path):
+    """The default bundle, imported and rated; no run queued."""
+    rated_world(tmp_path)
+
+
+# exact recomputes --------------------------------------------------------------------------------------
+
+RESULTS = [(2, 0), (2, 1), (1, 2), (0, 2), (1, 1), (0, 0), (2, 0)]
+
+
+def a_world(*, seed=11, players=10, events=6, rounds=3):
+    """Random swiss events of standard 14 days apart, written in bulk (nothing queued); oldest first."""
+    rng = random.Random(seed)
+    people = []
+    for number in range(players):
+        player = Player.objects.create(
+            participant=Participant.objects.create(kind=Participant.Kind.PLAYER),
+            membership_number=f"R{number}",
+            name=f"Random {number}",
+        )
+        people.append(player.participant_id)
+    made = Event.objects.bulk_create(
+        Event(
+            code=f"R{index}", name=f"Random event {index}", date=date(2004, 1, 3) + timedelta(days=14 * index),
+            format="standard", k=rng.choice([16, 24, 32, 48]), player_count=[8, 20, 40, 12][index % 4],
+            level2_judge=index % 2 == 0, status=EventStatus.SUBMITTED,
+        )
+        for index in range(events)
+    )  # fmt: skip
+    matches = []
+    for event in made:
+        for number in range(1, rounds + 1):
+            seating = rng.sample(people, len(people))
+            for one, two in zip(seating[::2], seating[1::2], strict=False):
+                games1, games2 = rng.choice(RESULTS)
+                matches.append(Match(event=event, round=number, participant1_id=one, participant2_id=two,
+                                     games1=games1, games2=games2))  # fmt: skip
+    Match.objects.bulk_create(matches)
+    return made
+
+
+def a_ruleset_category(ruleset: str) -> Category:
+    if ruleset == "dci-2001":
+        return Category.objects.get(slug="constructed")
+    return Category.objects.create(
+        slug=f"standard-{ruleset}", name=f"Standard ({ruleset})", ruleset=ruleset, formats="standard",
+        provisional_until=8 if ruleset == "dci-1997" else 0, ranked_after=10,
+    )  # fmt: skip
+
+
+def history(category) -> dict:
+    """(participant, match) -> (rating before, rating after) over the category's whole history."""
+    return {
+        (who, match): (before, after)
+        for who, match, before, after in RatingEntry.objects.filter(category=category).values_list(
+            "participant_id", "match_id", "rating_before", "rating_after"
+        )
+    }
+
+
+def assert_same(one: dict, other: dict):
+    assert one.keys() == other.keys()
+    for key, values in other.items():
+        for mine, theirs in zip(one[key], values, strict=True):
+            assert math.isclose(mine, theirs, rel_tol=0, abs_tol=EXACT), (key, mine, theirs)
+
+
+def current(category) -> dict[int, float]:
+    return dict(CurrentRating.objects.filter(category=category).values_list("participant_id", "rating"))
+
+
+def a_change(kind: str, middle: Event) -> tuple:
+    """(service call, impact input) for a correction of `kind` in the event `middle`."""
+    matches = list(Match.objects.filter(event=middle).order_by("round", "id"))
+    played = matches[1]
+    if kind == "result":
+        result = Result(played.games2 + 1, played.games1, 1)
+        change = MatchChange(
+            middle,
+            played.round,
+            played.participant1_id,
+            played.participant2_id,
+            played.pk,
+            result.games1,
+            result.games2,
+        )
+        return (lambda by: services.match_correct(match=played, result=result, reason="Slips swapped.", by=by)), change
+    if kind == "removal":
+        change = MatchChange(middle, played.round, played.participant1_id, played.participant2_id, played.pk)
+        return (lambda by: services.match_remove(match=played, reason="Never played.", by=by)), change
+    # An extra round between two players of the event, as if it had been left out of the report.
+    one, two = matches[0].participant1, matches[0].participant2
+    new = NewMatch(middle, 9, one, two, Result(0, 2))
+    change = MatchChange(middle, 9, one.pk, two.pk, None, 0, 2)
+    return (lambda by: services.match_add(new=new, reason="A round went missing.", by=by)), change
+
+
+@pytest.mark.parametrize("ruleset", ["dci-2001", "dci-1997", "match-points"])
+@pytest.mark.parametrize("kind", ["result", "removal", "addition"])
+def test_after_a_correction_the_ratings_equal_a_full_recompute_and_the_day_before_is_unchanged(admin, ruleset, kind):
+    category = a_ruleset_category(ruleset)
+    events = a_world()
+    category_recompute(category=category)
+    middle = events[3]
+    day_before = middle.date - timedelta(days=1)
+    rows_before = set(RatingEntry.objects.filter(category=category, event_date__lt=middle.date).values_list())
+    standings_before = category_standings(category=category, as_of=day_before)
+    assert rows_before and standings_before  # the correction is in the middle of the history
+    apply, change = a_change(kind, middle)
+    [impact] = [each for each in correction_impact(change=change) if each.category == category]
+    now = current(category)
+
+    apply(admin)
+    [run] = [run for run in run_queued() if run.category == category]
+
+    assert (run.status, run.computed_since) == (RecomputeStatus.DONE, middle.date)
+    # Nothing before the corrected match changed, not even a row id.
+    assert set(RatingEntry.objects.filter(category=category, event_date__lt=middle.date).values_list()) == rows_before
+    assert category_standings(category=category, as_of=day_before) == standings_before
+    # Everything after it is what a full recompute of the corrected data gives.
+    after_correction, published = history(category), current(category)
+    category_recompute(category=category)
+    assert_same(after_correction, history(category))
+    # The impact preview predicted every published change, and only those.
+    predicted = {row.participant_id: row for row in impact.rows}
+    assert predicted
+    for who, rating in published.items():
+        expected = predicted[who].rating_after if who in predicted else now[who]
+        assert math.isclose(rating, expected, rel_tol=0, abs_tol=EXACT), (who, rating, expected)
+    for who, row in predicted.items():
+        assert math.isclose(row.rating_now, now[who], rel_tol=0, abs_tol=EXACT)
+    assert {row.participant_id for row in impact.rows if row.in_match} == {change.participant1, change.participant2}
+
+
+def test_the_impact_preview_writes_nothing(admin):
+    category = a_ruleset_category("dci-1997")
+    events = a_world()
+    category_recompute(category=category)
+    entries = set(RatingEntry.objects.values_list())
+    lists = set(CurrentRating.objects.values_list())
+    _, change = a_change("result", events[2])
+
+    impacts = correction_impact(change=change)
+
+    assert {impact.category.slug for impact in impacts} == {"constructed", category.slug}
+    assert set(RatingEntry.objects.values_list()) == entries
+    assert set(CurrentRating.objects.values_list()) == lists
+    assert not RecomputeRun.objects.exists()
+
+
+def test_the_impact_preview_sorts_by_the_size_of_the_change_and_flags_the_two_sides(world):
+    match = the_match("E1", 2, "1001")
+    [impact] = correction_impact(
+        change=MatchChange(match.event, 2, match.participant1_id, match.participant2_id, match.pk, 0, 2)
+    )
+
+    changes = [abs(row.change) for row in impact.rows]
+    assert changes == sorted(changes, reverse=True)
+    assert {row.display_id for row in impact.rows if row.in_match} == {"1001", "1003"}
+    assert impact.rows[0].in_match  # the two sides move most
+    assert impact.recomputes_pending == 0
+
+
+def test_the_impact_preview_names_why_a_category_cannot_move(world):
+    event = Event.objects.get(code="E1")
+    bye = the_match("E1", 1, "1005")
+    [impact] = correction_impact(change=MatchChange(event, 1, bye.participant1_id, None, bye.pk))
+    assert impact.not_rated == "a bye is never rated"
+
+    Event.objects.filter(pk=event.pk).update(status=EventStatus.DRAFT)
+    event.refresh_from_db()
+    match = the_match("E1", 2, "1001")
+    [impact] = correction_impact(
+        change=MatchChange(event, 2, match.participant1_id, match.participant2_id, match.pk, 0, 2)
+    )
+    assert impact.not_rated == "the event is a draft: it is not rated yet"

@@ -1,0 +1,214 @@
+"""Organizers report an event: create it, submit it once its results are in, see it rated; admins correct it."""
+
+import datetime
+
+import pytest
+from django.test import Client
+
+from corrections.models import Correction, CorrectionSource
+from events.models import Event, EventStatus, Match
+from ratings.models import RecomputeRun, RecomputeStatus
+from ratings.services.runs import recompute_run_execute
+from tests.factories import AdminFactory, EventFactory
+from tests.organize.pages import MATCH_HEADER, VALID_MATCHES, results_of, upload
+
+pytestmark = pytest.mark.django_db
+
+
+# Creating an event --------------------------------------------------------------------------------
+
+
+def test_an_organizer_creates_a_draft_event_they_own(client_of, organizer):
+    response = client_of.post(
+        "/organize/events/new/",
+        {
+            "name": "Munich Open",
+            "date": "2024-05-01",
+            "format": "standard",
+            "team_size": "1",
+            "k": "32",
+            "player_count": "24",
+            "level2_judge": "on",
+            "structure": "swiss-top8",
+            "country": "DE",
+            "city": "Munich",
+            "level": "",
+        },
+    )
+
+    event = Event.objects.get(name="Munich Open")
+    assert response["Location"] == f"/organize/events/{event.pk}/"
+    assert (event.organizer, event.status, event.k, event.player_count, event.level2_judge) == (
+        organizer,
+        EventStatus.DRAFT,
+        32,
+        24,
+        True,
+    )
+    assert (event.country.code, event.city, event.structure, event.date) == (
+        "DE",
+        "Munich",
+        "swiss-top8",
+        datetime.date(2024, 5, 1),
+    )
+
+
+def test_the_form_explains_each_k_class_as_the_rules_do(client_of):
+    html = client_of.get("/organize/events/new/").content.decode()
+
+    for meaning in [
+        "8: casual (e.g. Friday Night Magic)",
+        "16: default for every event",
+        "32: qualifier (e.g. Pro Tour Qualifier)",
+        "40: premier (e.g. Grand Prix, National Championship)",
+        "48: Pro Tour, World Championship",
+        "new rating = old + K × (result − expected result)",
+    ]:
+        assert meaning in html
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"format": "vtes", "team_size": "3"}, "team_size", "No rating list takes V:TES events with teams of 3"),
+        ({"format": "chess"}, "format", "Select a valid choice"),
+        ({"k": "20"}, "k", "Select a valid choice"),
+        ({"player_count": "0"}, "player_count", "greater than or equal to 1"),
+        ({"level": "national"}, "level", "Only V:EKN events have a level"),
+        ({"name": ""}, "name", "This field is required"),
+    ],
+)
+def test_a_bad_event_is_refused_next_to_the_field(client_of, change, field, message):
+    data = {"name": "Open", "date": "2024-05-01", "format": "standard", "team_size": "1", "k": "16"}
+    data.update({"player_count": "8", "structure": "swiss", "country": "", "city": "", "level": ""})
+    data.update(change)
+
+    response = client_of.post("/organize/events/new/", data)
+
+    assert response.status_code == 200
+    assert any(message in error for error in response.context["form"].errors[field])
+    assert not Event.objects.exists()
+
+
+# Submitting --------------------------------------------------------------------------------------------
+
+
+def test_submitting_queues_the_rating_and_the_organizer_sees_it_rated(client_of, event, players):
+    upload(client_of, event, matches=VALID_MATCHES)
+
+    response = client_of.post(f"/organize/events/{event.pk}/submit/")
+
+    assert response["Location"] == f"/organize/events/{event.pk}/"
+    event.refresh_from_db()
+    assert event.status == EventStatus.SUBMITTED
+    [run] = RecomputeRun.objects.all()
+    assert (run.category.slug, run.status, run.since) == ("constructed", RecomputeStatus.QUEUED, event.date)
+    page = client_of.get(f"/organize/events/{event.pk}/")
+    assert page.context["jobs"] == [run]
+    assert "Queued" in page.content.decode()
+
+    recompute_run_execute(run_id=run.pk)  # what the job worker does
+
+    event.refresh_from_db()
+    assert event.status == EventStatus.RATED
+    page = client_of.get(f"/organize/events/{event.pk}/").content.decode()
+    assert "Status: <span data-status-text>Rated</span>" in page
+    assert "Done" in page
+    listed = client_of.get("/organize/").content.decode()
+    assert 'class="tag tag-yes">Rated</span>' in listed
+
+
+def test_the_results_are_checked_again_before_submitting(client_of, event, players):
+    upload(client_of, event, matches=VALID_MATCHES)
+    Event.objects.filter(pk=event.pk).update(player_count=3)
+
+    response = client_of.post(f"/organize/events/{event.pk}/submit/", follow=True)
+
+    event.refresh_from_db()
+    assert event.status == EventStatus.DRAFT
+    assert "Not submitted: the results have 1 problem(s)" in response.content.decode()
+    assert "3 players, but the results name 4 participants" in response.content.decode()
+    assert not RecomputeRun.objects.exists()
+
+
+def test_stored_results_that_no_longer_fit_are_shown_by_round_and_pairing(client_of, event, players):
+    upload(client_of, event, matches=VALID_MATCHES)
+    Event.objects.filter(pk=event.pk).update(team_size=3)  # the details changed after the upload
+
+    response = client_of.get(f"/organize/events/{event.pk}/")
+
+    problems = [(error.file, error.column, error.message) for error in response.context["problems"]]
+    assert (
+        "Round 2, 1002 vs 1004",
+        "player2_id",
+        "unknown team '1004': team events name teams from teams.csv",
+    ) in problems
+    assert "Round 2, 1002 vs 1004 (player2_id): unknown team" in response.content.decode()
+
+
+def test_an_event_without_results_cannot_be_submitted(client_of, event):
+    client_of.post(f"/organize/events/{event.pk}/submit/")
+
+    event.refresh_from_db()
+    assert event.status == EventStatus.DRAFT
+
+
+def test_an_event_in_the_future_cannot_be_submitted(client_of, organizer, players):
+    event = EventFactory(organizer=organizer, date=datetime.date.today() + datetime.timedelta(days=3))
+    upload(client_of, event, matches=VALID_MATCHES)
+
+    response = client_of.post(f"/organize/events/{event.pk}/submit/", follow=True)
+
+    assert "its date is in the future" in response.content.decode()
+    event.refresh_from_db()
+    assert event.status == EventStatus.DRAFT
+
+
+def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(client_of, event, players):
+    upload(client_of, event, matches=VALID_MATCHES)
+    client_of.post(f"/organize/events/{event.pk}/submit/")
+    recompute_run_execute(run_id=RecomputeRun.objects.get().pk)
+    admin = Client()
+    admin.force_login(admin_user := AdminFactory())
+
+    response = upload(admin, event, matches=MATCH_HEADER + "1,1002,1001,2,0,0,0\n")
+
+    assert response.status_code == 302
+    assert results_of(event) == [(1, "1001", "1002", 0, 2, 0, False)]
+    queued = RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED)
+    assert [(run.category.slug, run.since) for run in queued] == [("constructed", event.date)]
+    # Each change is a correction like any other: logged with who and why (SPEC 5).
+    corrections = Correction.objects.all()
+    assert {(each.source, each.corrected_by, each.event_id) for each in corrections} == {
+        (CorrectionSource.ADMIN, admin_user, event.pk)
+    }
+    assert {
+        (each.kind, each.old_games1, each.old_games2, each.new_games1, each.new_games2) for each in corrections
+    } >= {("result", 2, 1, 0, 2)}
+
+
+def test_an_organizer_deletes_their_draft(client_of, event, players):
+    upload(client_of, event, matches=VALID_MATCHES)
+
+    response = client_of.post(f"/organize/events/{event.pk}/delete/")
+
+    assert response["Location"] == "/organize/"
+    assert not Event.objects.filter(pk=event.pk).exists()
+    assert not RecomputeRun.objects.exists()
+
+
+def test_editing_a_submitted_events_details_as_admin_queues_a_recompute(event, players):
+    admin = Client()
+    admin.force_login(AdminFactory())
+    Event.objects.filter(pk=event.pk).update(status=EventStatus.RATED)
+    Match.objects.create(event=event, round=1, participant1=players[0].participant, participant2=players[1].participant)
+    page = admin.get(f"/organize/events/{event.pk}/edit/")
+    data = {name: value for name, value in page.context["form"].initial.items() if value not in (None, False)}
+    data.update({"date": "2024-03-02", "k": "40", "country": ""})
+
+    response = admin.post(f"/organize/events/{event.pk}/edit/", data)
+
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.k == 40
+    assert [run.category.slug for run in RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED)] == ["constructed"]

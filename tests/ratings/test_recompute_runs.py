@@ -1,0 +1,260 @@
+"""Recompute runs (SPEC 5): every queued run of a list carried out at once, all or nothing; the history's
+tables on PostgreSQL; the recompute commands.
+
+Worlds: tests/ratings/recompute_worlds.py.
+"""
+
+from datetime import date, timedelta
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from events.models import Event, EventStatus, Match
+from ratings import category_tables
+from ratings.models import CurrentRank, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
+from ratings.services import lists, recompute, runs
+from ratings.services.recompute import category_recompute
+from ratings.services.runs import recompute_enqueue, recompute_run_execute
+from tests.ratings.recompute_worlds import (
+    E1_DATE,
+    E2_DATE,
+    a_world,
+    an_event_with_random_rounds,
+    category,
+    entries,
+    history_tables,
+    import_default_bundle,
+    published,
+    ratings_by_seq,
+    rows_by_partition,
+    tables_named,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def events(tmp_path):
+    """The default bundle, imported (no runs)."""
+    import_default_bundle(tmp_path)
+    return {event.code: event for event in Event.objects.all()}
+
+
+# carrying out queued runs ------------------------------------------------------------------------------
+
+
+def test_executing_a_run_carries_out_every_queued_run_of_its_category_at_once(events):
+    constructed, limited = category("constructed"), category("limited")
+    first = recompute_enqueue(category=constructed, since=date(2003, 5, 2), reason="one")
+    second = recompute_enqueue(category=constructed, since=E1_DATE, reason="two")
+    third = recompute_enqueue(category=constructed, since=date(2004, 1, 1), reason="three")
+    other = recompute_enqueue(category=limited, since=E2_DATE, reason="other")
+
+    done = recompute_run_execute(run_id=first.pk)
+
+    assert done.pk == first.pk
+    for run in (first, second, third):
+        run.refresh_from_db()
+        assert run.status == RecomputeStatus.DONE
+        assert run.computed_since == E1_DATE
+        assert (run.matches_rated, run.entries_written) == (5, 10)
+        assert run.started_at <= run.finished_at
+        assert run.error == ""
+    other.refresh_from_db()
+    assert other.status == RecomputeStatus.QUEUED
+    assert entries("constructed").count() == 10
+    assert not entries("limited").exists()
+
+
+def test_a_full_run_queued_with_dated_ones_makes_the_merged_recompute_full(events, monkeypatch):
+    constructed = category("constructed")
+    dated = recompute_enqueue(category=constructed, since=date(2003, 6, 1), reason="dated")
+    full = recompute_enqueue(category=constructed, since=None, reason="full")
+    calls = []
+    real = runs.category_recompute
+    monkeypatch.setattr(runs, "category_recompute", lambda **kw: calls.append(kw) or real(**kw))
+
+    recompute_run_execute(run_id=dated.pk)
+
+    assert calls == [{"category": constructed, "since": None}]
+    full.refresh_from_db()
+    assert (full.status, full.computed_since, full.matches_rated) == (RecomputeStatus.DONE, None, 5)
+
+
+def test_a_run_already_carried_out_with_another_returns_without_recomputing(events, monkeypatch):
+    constructed = category("constructed")
+    first = recompute_enqueue(category=constructed, since=E1_DATE, reason="one")
+    second = recompute_enqueue(category=constructed, since=E1_DATE, reason="two")
+    recompute_run_execute(run_id=first.pk)
+
+    def must_not_run(**kwargs):
+        raise AssertionError("recomputed twice")
+
+    monkeypatch.setattr(runs, "category_recompute", must_not_run)
+    again = recompute_run_execute(run_id=second.pk)
+
+    assert again.pk == second.pk
+    assert again.status == RecomputeStatus.DONE
+    assert recompute_run_execute(run_id=first.pk).status == RecomputeStatus.DONE
+
+
+def test_a_failing_recompute_marks_its_runs_failed_and_keeps_the_previous_history(monkeypatch):
+    cat = category("constructed")
+    world = a_world()
+    category_recompute(category=cat)
+    history = set(RatingEntry.objects.filter(category=cat).values_list())
+    late = an_event_with_random_rounds(on=world[-1].date + timedelta(days=5))
+    runs = [
+        recompute_enqueue(category=cat, since=world[2].date, reason="one"),
+        recompute_enqueue(category=cat, since=late.date, reason="two"),
+    ]
+
+    def engine_fails(*args, **kwargs):  # called after the old history has been deleted
+        raise RuntimeError("the engine broke")
+
+    monkeypatch.setattr(recompute, "history_rows", engine_fails)
+    with pytest.raises(RuntimeError, match="the engine broke"):
+        recompute_run_execute(run_id=runs[0].pk)
+
+    assert set(RatingEntry.objects.filter(category=cat).values_list()) == history
+    for run in runs:
+        run.refresh_from_db()
+        assert run.status == RecomputeStatus.FAILED
+        assert run.error == "RuntimeError('the engine broke')"
+        assert run.finished_at is not None
+        assert run.matches_rated is None
+    late.refresh_from_db()
+    assert late.status == EventStatus.SUBMITTED
+
+
+def test_a_failing_full_recompute_keeps_the_previous_history_and_list(monkeypatch):
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    before = published(cat)
+
+    def engine_fails_halfway(*args, **kwargs):  # after part of the new history has been written
+        for written, row in enumerate(real(*args, **kwargs)):
+            if written == 40:
+                raise RuntimeError("the engine broke")
+            yield row
+
+    real = recompute.history_rows
+    monkeypatch.setattr(recompute, "history_rows", engine_fails_halfway)
+    with pytest.raises(RuntimeError, match="the engine broke"):
+        category_recompute(category=cat)
+
+    assert published(cat) == before
+    if category_tables.swaps_tables():  # the half-written tables went with the transaction
+        assert history_tables() == {category_tables.partition_name(RatingEntry, cat.pk)}
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_full_recompute_failing_while_the_history_is_indexed_keeps_everything_as_it_was(monkeypatch):
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    before, ratings = published(cat), ratings_by_seq(cat)
+
+    def list_fails(*args, **kwargs):  # while the new history's indexes are being built
+        raise RuntimeError("the list broke")
+
+    monkeypatch.setattr(recompute, "current_rows_from_standings", list_fails)
+    with pytest.raises(RuntimeError, match="the list broke"):
+        category_recompute(category=cat)
+
+    assert published(cat) == before
+    assert history_tables() == {category_tables.partition_name(RatingEntry, cat.pk)}
+    monkeypatch.undo()
+    category_recompute(category=cat)  # the connection works on: the index thread ended with the failure
+    assert ratings_by_seq(cat) == ratings
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are partitioned on PostgreSQL only")
+def test_on_postgresql_a_full_recompute_swaps_in_partitions_that_later_recomputes_update():
+    cat, limited = category("constructed"), category("limited")
+    world = a_world()
+
+    first = category_recompute(category=cat)
+    category_recompute(category=limited)
+    listed = CurrentRating.objects.filter(category=cat).count()
+    assert history_tables() == {
+        category_tables.partition_name(RatingEntry, cat.pk),
+        category_tables.partition_name(RatingEntry, limited.pk),
+    }
+    again = category_recompute(category=cat)
+    Match.objects.filter(event=world[-1]).update(games1=0, games2=2)
+    category_recompute(category=cat, since=world[-1].date)
+
+    assert first.entries_written == again.entries_written > 0
+    assert rows_by_partition(RatingEntry, cat.pk) == [
+        (category_tables.partition_name(RatingEntry, cat.pk), first.entries_written)
+    ]
+    assert rows_by_partition(CurrentRating, cat.pk) == [(category_tables.partition_name(CurrentRating, cat.pk), listed)]
+    assert not tables_named("%_next")
+    # The ids stay unique across the swapped-in tables.
+    for model in (RatingEntry, CurrentRating):
+        ids = list(model.objects.values_list("id", flat=True))
+        assert len(ids) == len(set(ids))
+
+
+# the recompute commands and today's list on PostgreSQL --------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["recompute_ratings", "recompute_enqueue"])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--category", "nope"], "unknown category 'nope'"),
+        (["--since", "2004-02-30"], "--since '2004-02-30' is not a date in the form YYYY-MM-DD"),
+    ],
+)
+def test_the_recompute_commands_refuse_an_unknown_category_or_an_impossible_date(command, arguments, message):
+    with pytest.raises(CommandError, match=message):
+        call_command(command, *arguments)
+    assert not RecomputeRun.objects.exists()
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_full_recompute_in_a_transaction_of_its_own_writes_todays_list_through_a_second_connection(
+    transactional_db, monkeypatch
+):
+    cat = category("constructed")
+    a_world()
+    written_elsewhere = []
+    real = category_tables.elsewhere
+
+    def recorded(work, *args, **kwargs):
+        written_elsewhere.append(work.__name__)
+        return real(work, *args, **kwargs)
+
+    monkeypatch.setattr(category_tables, "elsewhere", recorded)
+    category_recompute(category=cat)
+    listed = published(cat)[1]
+    ranks = set(CurrentRank.objects.filter(category=cat).values_list("participant_id", "world_rank"))
+    lists.current_ratings_rebuild(category=cat)  # from the history just published, on this connection
+
+    assert written_elsewhere == ["current_list_staged"]
+    assert {row[2:] for row in listed} == {row[2:] for row in published(cat)[1]}  # all but the ids
+    assert ranks == set(CurrentRank.objects.filter(category=cat).values_list("participant_id", "world_rank"))
+    assert tables_named("%_next") == set()
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_full_recompute_failing_after_its_list_was_written_elsewhere_leaves_no_table_behind(
+    transactional_db, monkeypatch
+):
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    before = published(cat)
+
+    def swap_fails(model, category_id, staging):
+        raise RuntimeError("the swap broke")
+
+    monkeypatch.setattr(category_tables, "staging_swap", swap_fails)
+    with pytest.raises(RuntimeError, match="the swap broke"):
+        category_recompute(category=cat)
+
+    assert published(cat) == before
+    assert tables_named("%_next") == set()

@@ -15,8 +15,9 @@ from ratings.selectors.history import categories_rating
 from ratings.services.runs import recompute_enqueue
 
 
-def results_changed_queue_recomputes(sender, *, kinds: dict[tuple[str, int], date], reason: str, requested_by=None,
-                                     **kwargs) -> list[RecomputeRun]:  # fmt: skip
+def results_changed_queue_recomputes(
+    sender, *, kinds: dict[tuple[str, int], date], reason: str, requested_by=None, **kwargs
+) -> list[RecomputeRun]:
     """One queued run per list the changed kinds feed; derived lists follow their components (recompute_enqueue)."""
     earliest: dict[int, tuple[Category, date]] = {}
     for (format, team_size), since in kinds.items():

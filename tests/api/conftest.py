@@ -6,30 +6,25 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
-from devtools.demo import demo_bundle_write
 from organize.importer import results_import
 from ratings.models import Category
 from tests.api.helpers import WORLD_END
 from tests.bundles import Bundle, match
-from tests.conftest import ensure_default_categories
+from tests.worlds import demo_world_rated
 
 
 @pytest.fixture(scope="package")
-def world(django_db_setup, django_db_blocker, tmp_path_factory):
+def demo_world(django_db_setup, django_db_blocker, tmp_path_factory):
     """A rated demo world, built once for the package and rolled back after it (each test runs in a savepoint)."""
     with django_db_blocker.unblock(), transaction.atomic():
-        ensure_default_categories()
-        folder = tmp_path_factory.mktemp("world")
-        demo_bundle_write(folder, players=150, events=30, seed=7, end=WORLD_END)
-        results_import(source=folder)
-        call_command("recompute_ratings", stdout=io.StringIO())
+        demo_world_rated(tmp_path_factory.mktemp("world"), players=150, events=30, seed=7, end=WORLD_END)
         yield
         transaction.set_rollback(True)
 
 
 @pytest.fixture
-def rated(world, db):
-    """The world, for one test."""
+def rated(demo_world, db):
+    """The demo world, for one test."""
 
 
 @pytest.fixture

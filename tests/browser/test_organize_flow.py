@@ -18,7 +18,8 @@ SECOND_TRY = "round,player1_id,player2_id,player1_games,player2_games,draws\n1,1
 
 
 @pytest.fixture
-def organizer():
+def olga_with_players():
+    """The organizer "olga", and players 1001-1003 registered for her results to name."""
     ensure_default_categories()
     for number in ("1001", "1002", "1003"):
         PlayerFactory(membership_number=number, name=f"Player {number}")
@@ -29,7 +30,7 @@ def csv_upload(name, text):
     return {"name": name, "mimeType": "text/csv", "buffer": text.encode()}
 
 
-def test_an_organizer_reports_an_event_from_sign_in_to_rated(page, organizer):
+def test_an_organizer_reports_an_event_from_sign_in_to_rated(page, olga_with_players):
     page.goto("/")
     page.get_by_role("link", name="Sign in").click()
     page.get_by_label("Username").fill("olga")
@@ -50,7 +51,7 @@ def test_an_organizer_reports_an_event_from_sign_in_to_rated(page, organizer):
     expect(page.get_by_role("heading", level=1)).to_have_text("Thursday Standard")
     expect(page.locator("[data-status-text]")).to_have_text("Draft")
     event = Event.objects.get(name="Thursday Standard")
-    assert event.organizer == organizer
+    assert event.organizer == olga_with_players
 
     # The first file has a mistake and names a player nobody registered: both are pointed out, nothing is saved.
     page.get_by_role("link", name="Upload a results file").click()

@@ -1,5 +1,6 @@
-"""What the corrections tests share: the default test bundle imported and rated, its matches by round and player,
-and the queued runs carried out as the job worker would.
+"""What the corrections tests share: the default test bundle's matches by round and player, and the queued runs
+carried out as the job worker would. The bundle imported and rated is the shared `rated_default_bundle`
+(tests/conftest.py).
 
 Munich Open (E1, standard, K 32, 2003-05-01): R1 1001 beats 1002 2–1, 1003
 draws 1004 1–1–1, 1005 has a bye; R2 1001 beats 1003 2–0, 1005 beats 1004 2–0;
@@ -9,12 +10,9 @@ R3 (elimination) 1001 beats 1005 2–1.
 from datetime import date
 
 from events.models import Match
-from organize.importer import results_import
 from players.models import Player
-from ratings.models import Category, RecomputeRun, RecomputeStatus
-from ratings.services.recompute import category_recompute
+from ratings.models import RecomputeRun, RecomputeStatus
 from ratings.services.runs import recompute_run_execute
-from tests.bundles import Bundle
 
 E1_DATE = date(2003, 5, 1)
 EXACT = 1e-9
@@ -36,15 +34,3 @@ def run_queued() -> list[RecomputeRun]:
     for run in RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED).order_by("pk"):
         done.append(recompute_run_execute(run_id=run.pk))
     return done
-
-
-def recompute_everything():
-    for category in Category.objects.all():
-        category_recompute(category=category)
-
-
-def rated_world(tmp_path) -> None:
-    """The default bundle, imported and rated; no run queued."""
-    results_import(source=Bundle(tmp_path).write())
-    recompute_everything()
-    RecomputeRun.objects.all().delete()

@@ -1,6 +1,6 @@
 """Corrections (SPEC 5): what a correction records and what it queues; what is refused.
 
-The world is the default test bundle (tests/bundles.py), imported and rated (tests/corrections/correcting.py).
+The world is the default test bundle (tests/bundles.py), imported and rated (`rated_default_bundle`).
 The recomputes after a correction and the impact preview: test_corrections_recompute.py; the public log and the
 admins' correction pages: test_corrections_pages.py.
 """
@@ -15,27 +15,15 @@ from corrections.services import NewMatch, Result
 from events.models import Event, Match
 from players.models import Participant, Player
 from ratings.models import RecomputeRun, RecomputeStatus
-from tests.corrections.correcting import E1_DATE, participant, rated_world, the_match
-from tests.factories import AdminFactory
+from tests.corrections.correcting import E1_DATE, participant, the_match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
-
-
-@pytest.fixture
-def world(tmp_path):
-    """The default bundle, imported and rated; no run queued."""
-    rated_world(tmp_path)
 
 
 # what a correction records ---------------------------------------------------------------------------
 
 
-def test_a_corrected_result_is_recorded_with_who_when_the_old_and_new_result_and_why(world, admin):
+def test_a_corrected_result_is_recorded_with_who_when_the_old_and_new_result_and_why(rated_default_bundle, admin):
     match = the_match("E1", 2, "1001")
     before = timezone.now()
 
@@ -81,7 +69,7 @@ def test_a_corrected_result_is_recorded_with_who_when_the_old_and_new_result_and
     assert (match.games1, match.games2, match.draws) == (0, 2, 1)
 
 
-def test_a_correction_queues_one_recompute_per_category_from_the_match_date_by_its_author(world, admin):
+def test_a_correction_queues_one_recompute_per_category_from_the_match_date_by_its_author(rated_default_bundle, admin):
     correction = services.match_correct(
         match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Misreported.", by=admin
     )
@@ -104,7 +92,7 @@ def test_a_correction_queues_one_recompute_per_category_from_the_match_date_by_i
     ],
 )
 def test_a_correction_that_changes_nothing_or_breaks_the_rules_is_refused_and_nothing_saved(
-    world, admin, result, error
+    rated_default_bundle, admin, result, error
 ):
     match = the_match("E1", 2, "1001")
 
@@ -117,18 +105,18 @@ def test_a_correction_that_changes_nothing_or_breaks_the_rules_is_refused_and_no
     assert (match.games1, match.games2, match.elimination) == (2, 0, False)
 
 
-def test_a_correction_without_a_reason_is_refused(world, admin):
+def test_a_correction_without_a_reason_is_refused(rated_default_bundle, admin):
     with pytest.raises(ValidationError, match="Say why"):
         services.match_correct(match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="  ", by=admin)
     assert not Correction.objects.exists()
 
 
-def test_a_bye_cannot_be_corrected(world, admin):
+def test_a_bye_cannot_be_corrected(rated_default_bundle, admin):
     with pytest.raises(ValidationError, match="A bye has no result"):
         services.match_correct(match=the_match("E1", 1, "1005"), result=Result(2, 0), reason="Why not.", by=admin)
 
 
-def test_a_correction_of_a_match_changed_since_it_was_looked_at_is_refused(world, admin):
+def test_a_correction_of_a_match_changed_since_it_was_looked_at_is_refused(rated_default_bundle, admin):
     match = the_match("E1", 2, "1001")
     Match.objects.filter(pk=match.pk).update(games2=1)
 
@@ -139,7 +127,7 @@ def test_a_correction_of_a_match_changed_since_it_was_looked_at_is_refused(world
     assert not Correction.objects.exists()
 
 
-def test_a_correction_is_all_or_nothing(world, admin, monkeypatch):
+def test_a_correction_is_all_or_nothing(rated_default_bundle, admin, monkeypatch):
     """When queueing the recompute fails, the match, the record and the run are all left as they were."""
 
     def broken(**kwargs):
@@ -158,7 +146,7 @@ def test_a_correction_is_all_or_nothing(world, admin, monkeypatch):
     assert not RecomputeRun.objects.exists()
 
 
-def test_removing_a_match_records_what_it_was_and_closes_its_open_appeals(world, admin):
+def test_removing_a_match_records_what_it_was_and_closes_its_open_appeals(rated_default_bundle, admin):
     match = the_match("E1", 2, "1004")
     appeal = Appeal.objects.create(
         match=match, match_label="E1 R2", player=Player.objects.get(membership_number="1004"), side=1,
@@ -188,7 +176,7 @@ def test_removing_a_match_records_what_it_was_and_closes_its_open_appeals(world,
     assert (run.category.slug, run.since, run.requested_by) == ("constructed", E1_DATE, admin)
 
 
-def test_adding_a_match_records_it_and_links_the_new_match(world, admin):
+def test_adding_a_match_records_it_and_links_the_new_match(rated_default_bundle, admin):
     event = Event.objects.get(code="E1")
     new = NewMatch(
         event, 2, Participant.objects.get(pk=participant("1002")), Participant.objects.get(pk=participant("1006")),
@@ -209,7 +197,7 @@ def test_adding_a_match_records_it_and_links_the_new_match(world, admin):
     assert (run.category.slug, run.since, run.requested_by) == ("constructed", E1_DATE, admin)
 
 
-def test_a_match_cannot_be_added_for_someone_already_playing_that_round(world, admin):
+def test_a_match_cannot_be_added_for_someone_already_playing_that_round(rated_default_bundle, admin):
     event = Event.objects.get(code="E1")
     new = NewMatch(
         event, 2, Participant.objects.get(pk=participant("1001")), Participant.objects.get(pk=participant("1006")),

@@ -1,7 +1,7 @@
 """Corrections (SPEC 5) on the site: the public correction log, a correction's page, and the admins' pages that
 preview a correction's impact and then apply it.
 
-The world is the default test bundle (tests/bundles.py), imported and rated (tests/corrections/correcting.py).
+The world is the default test bundle (tests/bundles.py), imported and rated (`rated_default_bundle`).
 """
 
 from datetime import timedelta
@@ -14,27 +14,15 @@ from corrections import services
 from corrections.models import Correction, CorrectionKind
 from corrections.services import Result
 from events.models import Event, Match
-from tests.corrections.correcting import participant, rated_world, the_match
-from tests.factories import AdminFactory
+from tests.corrections.correcting import participant, the_match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
-
-
-@pytest.fixture
-def world(tmp_path):
-    """The default bundle, imported and rated; no run queued."""
-    rated_world(tmp_path)
 
 
 # the public correction log ------------------------------------------------------------------------------
 
 
-def test_the_correction_log_lists_every_correction_and_filters_them(client, world, admin):
+def test_the_correction_log_lists_every_correction_and_filters_them(client, rated_default_bundle, admin):
     constructed = services.match_correct(
         match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Slips swapped.", by=admin
     )
@@ -62,7 +50,7 @@ def test_the_correction_log_lists_every_correction_and_filters_them(client, worl
     assert "Chloé Dubois won 2–0" in html
 
 
-def test_a_correction_has_its_own_public_page(client, world, admin):
+def test_a_correction_has_its_own_public_page(client, rated_default_bundle, admin):
     correction = services.match_correct(
         match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Slips swapped.", by=admin
     )
@@ -78,7 +66,7 @@ def test_a_correction_has_its_own_public_page(client, world, admin):
 # the admins' correction pages: preview, then apply -------------------------------------------------------
 
 
-def test_correcting_on_the_site_previews_the_impact_then_applies_it(client, world, admin):
+def test_correcting_on_the_site_previews_the_impact_then_applies_it(client, rated_default_bundle, admin):
     client.force_login(admin)
     match = the_match("E1", 2, "1001")
     url = reverse("corrections:match_correct", args=[match.pk])
@@ -102,7 +90,7 @@ def test_correcting_on_the_site_previews_the_impact_then_applies_it(client, worl
     assert (correction.new_games1, correction.new_games2, correction.reason) == (0, 2, "Slips swapped.")
 
 
-def test_applying_after_someone_else_changed_the_match_is_refused(client, world, admin):
+def test_applying_after_someone_else_changed_the_match_is_refused(client, rated_default_bundle, admin):
     client.force_login(admin)
     match = the_match("E1", 2, "1001")
     url = reverse("corrections:match_correct", args=[match.pk])
@@ -116,7 +104,7 @@ def test_applying_after_someone_else_changed_the_match_is_refused(client, world,
     assert not Correction.objects.exists()
 
 
-def test_removing_and_adding_on_the_site_preview_then_apply(client, world, admin):
+def test_removing_and_adding_on_the_site_preview_then_apply(client, rated_default_bundle, admin):
     client.force_login(admin)
     match = the_match("E1", 2, "1004")
     remove_url = reverse("corrections:match_remove", args=[match.pk])
@@ -134,7 +122,7 @@ def test_removing_and_adding_on_the_site_preview_then_apply(client, world, admin
     assert [c.kind for c in Correction.objects.order_by("pk")] == [CorrectionKind.REMOVAL, CorrectionKind.ADDITION]
 
 
-def test_the_add_form_says_which_side_is_wrong(client, world, admin):
+def test_the_add_form_says_which_side_is_wrong(client, rated_default_bundle, admin):
     client.force_login(admin)
     url = reverse("corrections:match_add", args=[Event.objects.get(code="E1").pk])
     data = {"round": 1, "side1": "9999", "side2": "1001", "games1": 2, "games2": 0, "draws": 0, "reason": "x"}

@@ -2,7 +2,7 @@
 them.
 
 Two worlds: the default test bundle (tests/bundles.py) imported and rated
-(tests/corrections/correcting.py); and random swiss events written in bulk,
+(`rated_default_bundle`); and random swiss events written in bulk,
 for comparing a recompute after a correction with a full recompute.
 """
 
@@ -20,21 +20,9 @@ from ratings.impact import MatchChange, correction_impact
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors.lists import category_standings
 from ratings.services.recompute import category_recompute
-from tests.corrections.correcting import EXACT, rated_world, run_queued, the_match
-from tests.factories import AdminFactory
+from tests.corrections.correcting import EXACT, run_queued, the_match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
-
-
-@pytest.fixture
-def world(tmp_path):
-    """The default bundle, imported and rated; no run queued."""
-    rated_world(tmp_path)
 
 
 # exact recomputes --------------------------------------------------------------------------------------
@@ -182,7 +170,7 @@ def test_the_impact_preview_writes_nothing(admin):
     assert not RecomputeRun.objects.exists()
 
 
-def test_the_impact_preview_sorts_by_the_size_of_the_change_and_flags_the_two_sides(world):
+def test_the_impact_preview_sorts_by_the_size_of_the_change_and_flags_the_two_sides(rated_default_bundle):
     match = the_match("E1", 2, "1001")
     [impact] = correction_impact(
         change=MatchChange(match.event, 2, match.participant1_id, match.participant2_id, match.pk, 0, 2)
@@ -195,7 +183,7 @@ def test_the_impact_preview_sorts_by_the_size_of_the_change_and_flags_the_two_si
     assert impact.recomputes_pending == 0
 
 
-def test_the_impact_preview_names_why_a_category_cannot_move(world):
+def test_the_impact_preview_names_why_a_category_cannot_move(rated_default_bundle):
     event = Event.objects.get(code="E1")
     bye = the_match("E1", 1, "1005")
     [impact] = correction_impact(change=MatchChange(event, 1, bye.participant1_id, None, bye.pk))

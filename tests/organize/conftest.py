@@ -1,23 +1,17 @@
-"""Fixtures of the organizer pages' tests and of the importer's: an organizer signed in, four registered
-players, a draft event of theirs, and a bundle folder."""
+"""Fixtures of the organizer pages' tests and of the importer's: a client signed in as the shared `organizer`, four
+registered players, a draft event of the organizer's, and a bundle folder."""
 
 import pytest
-from django.test import Client
 
 from tests.bundles import Bundle
-from tests.factories import EventFactory, OrganizerFactory, PlayerFactory
+from tests.clients import client_of
+from tests.factories import EventFactory, PlayerFactory
 
 
 @pytest.fixture
-def organizer():
-    return OrganizerFactory()
-
-
-@pytest.fixture
-def client_of(organizer):
-    client = Client()
-    client.force_login(organizer)
-    return client
+def organizer_client(organizer):
+    """A client signed in as the shared `organizer` (tests/conftest.py)."""
+    return client_of(organizer)
 
 
 @pytest.fixture

@@ -12,17 +12,11 @@ from corrections.models import Correction, CorrectionKind, CorrectionSource
 from events.models import Event, EventStatus, Match
 from organize.importer import results_import
 from players.models import Player
-from ratings.models import Category, RecomputeRun, RecomputeStatus
-from ratings.services.recompute import category_recompute
+from ratings.models import RecomputeRun, RecomputeStatus
 from tests.bundles import Bundle
-from tests.factories import AdminFactory
+from tests.worlds import bundle_rated
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
 
 
 def participant(number) -> int:
@@ -35,17 +29,11 @@ def the_match(event_code, round_number, number1) -> Match:
     )
 
 
-def recompute_everything():
-    for category in Category.objects.all():
-        category_recompute(category=category)
-
-
 @pytest.fixture
 def bundle(tmp_path):
+    """The default bundle, imported and rated (no run queued), to be changed and imported again."""
     bundle = Bundle(tmp_path)
-    results_import(source=bundle.write())
-    recompute_everything()
-    RecomputeRun.objects.all().delete()
+    bundle_rated(bundle, queued_runs_dropped=True)
     return bundle
 
 

@@ -46,50 +46,50 @@ HIDDEN = {"page": 404, "list": False, "search": False, "api": 404, "api search":
 SHOWN = {"page": 200, "list": True, "search": True, "api": 200, "api search": 1}
 
 
-def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(client_of, draft):
-    uploaded(client_of, draft)
+def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(organizer_client, draft):
+    uploaded(organizer_client, draft)
 
     assert seen_by_the_public("2001", "Visit evil.example for free cards") == HIDDEN
 
-    assert client_of.post(f"/organize/events/{draft.pk}/submit/").status_code == 302
+    assert organizer_client.post(f"/organize/events/{draft.pk}/submit/").status_code == 302
     draft.refresh_from_db()
     assert draft.status == "submitted"
     assert seen_by_the_public("2001", "Visit evil.example for free cards") == SHOWN
 
 
-def test_deleting_a_draft_deletes_the_players_only_it_named(client_of, draft):
-    uploaded(client_of, draft)
+def test_deleting_a_draft_deletes_the_players_only_it_named(organizer_client, draft):
+    uploaded(organizer_client, draft)
 
-    client_of.post(f"/organize/events/{draft.pk}/delete/")
+    organizer_client.post(f"/organize/events/{draft.pk}/delete/")
 
     assert not Event.objects.filter(pk=draft.pk).exists()
     assert list(Player.objects.values_list("membership_number", flat=True)) == ["1001"]
     assert Participant.objects.count() == 1
 
 
-def test_a_new_player_another_draft_also_names_stays_when_one_draft_is_deleted(client_of, draft, organizer):
+def test_a_new_player_another_draft_also_names_stays_when_one_draft_is_deleted(organizer_client, draft, organizer):
     other = EventFactory(organizer=organizer, name="Friday Standard", player_count=2)
-    uploaded(client_of, draft)
-    uploaded(client_of, other, players="id,name,country\n")  # 2001 is registered (privately) already
+    uploaded(organizer_client, draft)
+    uploaded(organizer_client, other, players="id,name,country\n")  # 2001 is registered (privately) already
 
-    client_of.post(f"/organize/events/{draft.pk}/delete/")
+    organizer_client.post(f"/organize/events/{draft.pk}/delete/")
 
     assert Player.objects.filter(membership_number="2001", public=False).exists()
 
 
-def test_uploading_again_without_a_new_player_removes_them(client_of, draft):
-    uploaded(client_of, draft)
+def test_uploading_again_without_a_new_player_removes_them(organizer_client, draft):
+    uploaded(organizer_client, draft)
 
-    uploaded(client_of, draft, number="2002", players="id,name,country\n2002,Nora New,NO\n")
+    uploaded(organizer_client, draft, number="2002", players="id,name,country\n2002,Nora New,NO\n")
 
     assert sorted(Player.objects.values_list("membership_number", flat=True)) == ["1001", "2002"]
 
 
 @pytest.mark.parametrize("name", ["Evil\u202eetis.example", "Line\nbreak", "Nul\x07bell", "Iso\u2066late"])
-def test_names_with_control_or_bidirectional_characters_are_refused_with_the_reason(client_of, draft, name):
+def test_names_with_control_or_bidirectional_characters_are_refused_with_the_reason(organizer_client, draft, name):
     players = f'id,name,country\n2001,"{name}",DE\n'
 
-    response = upload(client_of, draft, matches=MATCH_HEADER + "1,1001,2001,2,0,0,0\n", players=players)
+    response = upload(organizer_client, draft, matches=MATCH_HEADER + "1,1001,2001,2,0,0,0\n", players=players)
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -98,7 +98,7 @@ def test_names_with_control_or_bidirectional_characters_are_refused_with_the_rea
 
 
 def test_two_uploads_registering_the_same_new_player_at_once_answer_409_for_the_second(
-    client_of,
+    organizer_client,
     draft,
     monkeypatch,
 ):
@@ -111,7 +111,7 @@ def test_two_uploads_registering_the_same_new_player_at_once_answer_409_for_the_
 
     monkeypatch.setattr(writing, "_players_numbered", registered_by_the_other_upload_right_after_the_lookup)
 
-    response = upload(client_of, draft, matches=MATCH_HEADER + "1,1001,2001,2,0,0,0\n", players=NEW_PLAYER)
+    response = upload(organizer_client, draft, matches=MATCH_HEADER + "1,1001,2001,2,0,0,0\n", players=NEW_PLAYER)
 
     assert response.status_code == 409
     assert "another upload registered one of these new players a moment ago" in response.content.decode()

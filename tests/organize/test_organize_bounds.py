@@ -31,10 +31,10 @@ def matches_between_new_players(count: int, first: int = 500_000) -> str:
 
 
 @pytest.mark.parametrize("page", ["upload/", "rounds/1/", "standings/"])
-def test_thousands_of_numbers_in_the_hidden_field_are_refused_without_work(client_of, big_event, page):
+def test_thousands_of_numbers_in_the_hidden_field_are_refused_without_work(organizer_client, big_event, page):
     numbers = " ".join(str(100_000 + n) for n in range(5000))
 
-    response = client_of.post(f"/organize/events/{big_event.pk}/{page}", {"numbers": numbers})
+    response = organizer_client.post(f"/organize/events/{big_event.pk}/{page}", {"numbers": numbers})
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -43,8 +43,8 @@ def test_thousands_of_numbers_in_the_hidden_field_are_refused_without_work(clien
     assert html.count("name_1") == 0  # not one row of new players was built
 
 
-def test_a_file_of_junk_lines_lists_the_first_200_problems_and_counts_the_rest(client_of, big_event):
-    response = upload(client_of, big_event, matches=MATCH_HEADER + "x\n" * 100_000)
+def test_a_file_of_junk_lines_lists_the_first_200_problems_and_counts_the_rest(organizer_client, big_event):
+    response = upload(organizer_client, big_event, matches=MATCH_HEADER + "x\n" * 100_000)
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -57,10 +57,10 @@ def test_a_file_of_junk_lines_lists_the_first_200_problems_and_counts_the_rest(c
 
 
 def test_at_most_500_unknown_players_are_listed_to_register_with_the_country_list_sent_once(
-    client_of,
+    organizer_client,
     big_event,
 ):
-    response = upload(client_of, big_event, matches=matches_between_new_players(600))
+    response = upload(organizer_client, big_event, matches=matches_between_new_players(600))
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -71,19 +71,19 @@ def test_at_most_500_unknown_players_are_listed_to_register_with_the_country_lis
     assert html.count('list="country-codes"') == NEW_PLAYERS_PER_UPLOAD
 
 
-def test_more_than_500_new_players_in_one_upload_are_refused_with_what_to_do(client_of, big_event):
+def test_more_than_500_new_players_in_one_upload_are_refused_with_what_to_do(organizer_client, big_event):
     players = "id,name,country\n" + "".join(f"{500_000 + n},Newcomer {n},DE\n" for n in range(502))
 
-    response = upload(client_of, big_event, matches=matches_between_new_players(502), players=players)
+    response = upload(organizer_client, big_event, matches=matches_between_new_players(502), players=players)
 
     assert response.status_code == 200
     assert "one upload registers at most 500" in response.content.decode()
     assert not Player.objects.exists() and not Match.objects.exists()
 
 
-def test_a_new_players_country_is_given_by_code_or_by_name_and_checked(client_of, big_event):
+def test_a_new_players_country_is_given_by_code_or_by_name_and_checked(organizer_client, big_event):
     url = f"/organize/events/{big_event.pk}/upload/"
-    first = upload(client_of, big_event, matches=MATCH_HEADER + "1,2001,2002,2,0,0,0\n")
+    first = upload(organizer_client, big_event, matches=MATCH_HEADER + "1,2001,2002,2,0,0,0\n")
     named = {
         "matches_carried": first.context["form"].data["matches_carried"],
         "numbers": "2001 2002",
@@ -91,8 +91,8 @@ def test_a_new_players_country_is_given_by_code_or_by_name_and_checked(client_of
         "name_2002": "Olaf Other",
     }
 
-    refused = client_of.post(url, {**named, "country_2001": "Atlantis", "country_2002": "no"})
-    saved = client_of.post(url, {**named, "country_2001": "Norway", "country_2002": "de"})
+    refused = organizer_client.post(url, {**named, "country_2001": "Atlantis", "country_2002": "no"})
+    saved = organizer_client.post(url, {**named, "country_2001": "Norway", "country_2002": "de"})
 
     assert "“Atlantis” is not a country" in refused.content.decode()
     assert saved.status_code == 302

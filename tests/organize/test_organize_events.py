@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 # Creating an event --------------------------------------------------------------------------------
 
 
-def test_an_organizer_creates_a_draft_event_they_own(client_of, organizer):
-    response = client_of.post(
+def test_an_organizer_creates_a_draft_event_they_own(organizer_client, organizer):
+    response = organizer_client.post(
         "/organize/events/new/",
         {
             "name": "Munich Open",
@@ -53,8 +53,8 @@ def test_an_organizer_creates_a_draft_event_they_own(client_of, organizer):
     )
 
 
-def test_the_form_explains_each_k_class_as_the_rules_do(client_of):
-    html = client_of.get("/organize/events/new/").content.decode()
+def test_the_form_explains_each_k_class_as_the_rules_do(organizer_client):
+    html = organizer_client.get("/organize/events/new/").content.decode()
 
     for meaning in [
         "8: casual (e.g. Friday Night Magic)",
@@ -78,12 +78,12 @@ def test_the_form_explains_each_k_class_as_the_rules_do(client_of):
         ({"name": ""}, "name", "This field is required"),
     ],
 )
-def test_a_bad_event_is_refused_next_to_the_field(client_of, change, field, message):
+def test_a_bad_event_is_refused_next_to_the_field(organizer_client, change, field, message):
     data = {"name": "Open", "date": "2024-05-01", "format": "standard", "team_size": "1", "k": "16"}
     data.update({"player_count": "8", "structure": "swiss", "country": "", "city": "", "level": ""})
     data.update(change)
 
-    response = client_of.post("/organize/events/new/", data)
+    response = organizer_client.post("/organize/events/new/", data)
 
     assert response.status_code == 200
     assert any(message in error for error in response.context["form"].errors[field])
@@ -93,17 +93,17 @@ def test_a_bad_event_is_refused_next_to_the_field(client_of, change, field, mess
 # Submitting --------------------------------------------------------------------------------------------
 
 
-def test_submitting_queues_the_rating_and_the_organizer_sees_it_rated(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
+def test_submitting_queues_the_rating_and_the_organizer_sees_it_rated(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
 
-    response = client_of.post(f"/organize/events/{event.pk}/submit/")
+    response = organizer_client.post(f"/organize/events/{event.pk}/submit/")
 
     assert response["Location"] == f"/organize/events/{event.pk}/"
     event.refresh_from_db()
     assert event.status == EventStatus.SUBMITTED
     [run] = RecomputeRun.objects.all()
     assert (run.category.slug, run.status, run.since) == ("constructed", RecomputeStatus.QUEUED, event.date)
-    page = client_of.get(f"/organize/events/{event.pk}/")
+    page = organizer_client.get(f"/organize/events/{event.pk}/")
     assert page.context["jobs"] == [run]
     assert "Queued" in page.content.decode()
 
@@ -111,18 +111,18 @@ def test_submitting_queues_the_rating_and_the_organizer_sees_it_rated(client_of,
 
     event.refresh_from_db()
     assert event.status == EventStatus.RATED
-    page = client_of.get(f"/organize/events/{event.pk}/").content.decode()
+    page = organizer_client.get(f"/organize/events/{event.pk}/").content.decode()
     assert "Status: <span data-status-text>Rated</span>" in page
     assert "Done" in page
-    listed = client_of.get("/organize/").content.decode()
+    listed = organizer_client.get("/organize/").content.decode()
     assert 'class="tag tag-yes">Rated</span>' in listed
 
 
-def test_the_results_are_checked_again_before_submitting(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
+def test_the_results_are_checked_again_before_submitting(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
     Event.objects.filter(pk=event.pk).update(player_count=3)
 
-    response = client_of.post(f"/organize/events/{event.pk}/submit/", follow=True)
+    response = organizer_client.post(f"/organize/events/{event.pk}/submit/", follow=True)
 
     event.refresh_from_db()
     assert event.status == EventStatus.DRAFT
@@ -131,11 +131,11 @@ def test_the_results_are_checked_again_before_submitting(client_of, event, playe
     assert not RecomputeRun.objects.exists()
 
 
-def test_stored_results_that_no_longer_fit_are_shown_by_round_and_pairing(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
+def test_stored_results_that_no_longer_fit_are_shown_by_round_and_pairing(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
     Event.objects.filter(pk=event.pk).update(team_size=3)  # the details changed after the upload
 
-    response = client_of.get(f"/organize/events/{event.pk}/")
+    response = organizer_client.get(f"/organize/events/{event.pk}/")
 
     problems = [(error.file, error.column, error.message) for error in response.context["problems"]]
     assert (
@@ -146,27 +146,27 @@ def test_stored_results_that_no_longer_fit_are_shown_by_round_and_pairing(client
     assert "Round 2, 1002 vs 1004 (player2_id): unknown team" in response.content.decode()
 
 
-def test_an_event_without_results_cannot_be_submitted(client_of, event):
-    client_of.post(f"/organize/events/{event.pk}/submit/")
+def test_an_event_without_results_cannot_be_submitted(organizer_client, event):
+    organizer_client.post(f"/organize/events/{event.pk}/submit/")
 
     event.refresh_from_db()
     assert event.status == EventStatus.DRAFT
 
 
-def test_an_event_in_the_future_cannot_be_submitted(client_of, organizer, players):
+def test_an_event_in_the_future_cannot_be_submitted(organizer_client, organizer, players):
     event = EventFactory(organizer=organizer, date=datetime.date.today() + datetime.timedelta(days=3))
-    upload(client_of, event, matches=VALID_MATCHES)
+    upload(organizer_client, event, matches=VALID_MATCHES)
 
-    response = client_of.post(f"/organize/events/{event.pk}/submit/", follow=True)
+    response = organizer_client.post(f"/organize/events/{event.pk}/submit/", follow=True)
 
     assert "its date is in the future" in response.content.decode()
     event.refresh_from_db()
     assert event.status == EventStatus.DRAFT
 
 
-def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
-    client_of.post(f"/organize/events/{event.pk}/submit/")
+def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
+    organizer_client.post(f"/organize/events/{event.pk}/submit/")
     recompute_run_execute(run_id=RecomputeRun.objects.get().pk)
     admin = Client()
     admin.force_login(admin_user := AdminFactory())
@@ -187,10 +187,10 @@ def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(client_of, ev
     } >= {("result", 2, 1, 0, 2)}
 
 
-def test_an_organizer_deletes_their_draft(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
+def test_an_organizer_deletes_their_draft(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
 
-    response = client_of.post(f"/organize/events/{event.pk}/delete/")
+    response = organizer_client.post(f"/organize/events/{event.pk}/delete/")
 
     assert response["Location"] == "/organize/"
     assert not Event.objects.filter(pk=event.pk).exists()

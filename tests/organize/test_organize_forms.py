@@ -22,11 +22,11 @@ pytestmark = pytest.mark.django_db
 # Typing results in ------------------------------------------------------------------------------------
 
 
-def test_a_round_is_entered_in_a_form_and_the_next_one_follows(client_of, event, players):
-    page = client_of.get(f"/organize/events/{event.pk}/rounds/1/")
+def test_a_round_is_entered_in_a_form_and_the_next_one_follows(organizer_client, event, players):
+    page = organizer_client.get(f"/organize/events/{event.pk}/rounds/1/")
     assert page.context["formset"].total_form_count() == 2  # enough rows for four players
 
-    response = client_of.post(
+    response = organizer_client.post(
         f"/organize/events/{event.pk}/rounds/1/",
         round_post([("1001", "1002", "2", "0", ""), ("1003", "", "", "", ""), ("", "", "", "", "")], then="next"),
     )
@@ -35,12 +35,12 @@ def test_a_round_is_entered_in_a_form_and_the_next_one_follows(client_of, event,
     assert results_of(event) == [(1, "1001", "1002", 2, 0, 0, False), (1, "1003", None, 0, 0, 0, False)]
 
 
-def test_saving_one_round_keeps_the_others(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
-    page = client_of.get(f"/organize/events/{event.pk}/rounds/2/")
+def test_saving_one_round_keeps_the_others(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
+    page = organizer_client.get(f"/organize/events/{event.pk}/rounds/2/")
     assert [form.initial.get("player1") for form in page.context["formset"]] == ["1001", "1002", None, None]
 
-    client_of.post(
+    organizer_client.post(
         f"/organize/events/{event.pk}/rounds/2/",
         round_post([("1001", "1004", "2", "1", ""), ("1002", "1003", "0", "2", "")], elimination=True),
     )
@@ -51,12 +51,12 @@ def test_saving_one_round_keeps_the_others(client_of, event, players):
         (2, "1001", "1004", 2, 1, 0, True),
         (2, "1002", "1003", 0, 2, 0, True),
     ]
-    summary = client_of.get(f"/organize/events/{event.pk}/").context["summary"]
+    summary = organizer_client.get(f"/organize/events/{event.pk}/").context["summary"]
     assert (summary.rounds, summary.matches, summary.participants) == ([1, 2], 4, 4)
 
 
-def test_a_bad_row_in_a_round_is_marked_on_that_row_and_nothing_is_saved(client_of, event, players):
-    response = client_of.post(
+def test_a_bad_row_in_a_round_is_marked_on_that_row_and_nothing_is_saved(organizer_client, event, players):
+    response = organizer_client.post(
         f"/organize/events/{event.pk}/rounds/1/",
         round_post([("1001", "1002", "2", "0", ""), ("1003", "1003", "x", "0", ""), ("1004", "1001", "2", "0", "")]),
     )
@@ -72,8 +72,8 @@ def test_a_bad_row_in_a_round_is_marked_on_that_row_and_nothing_is_saved(client_
     assert not Match.objects.exists()
 
 
-def test_an_elimination_round_refuses_a_draw_on_its_row(client_of, event, players):
-    response = client_of.post(
+def test_an_elimination_round_refuses_a_draw_on_its_row(organizer_client, event, players):
+    response = organizer_client.post(
         f"/organize/events/{event.pk}/rounds/4/",
         round_post([("1001", "1002", "1", "1", "")], elimination=True),
     )
@@ -83,11 +83,13 @@ def test_an_elimination_round_refuses_a_draw_on_its_row(client_of, event, player
     }
 
 
-def test_an_unknown_number_typed_in_a_round_is_registered_with_its_name(client_of, event, players):
-    first = client_of.post(f"/organize/events/{event.pk}/rounds/1/", round_post([("1001", "2001", "2", "0", "")]))
+def test_an_unknown_number_typed_in_a_round_is_registered_with_its_name(organizer_client, event, players):
+    first = organizer_client.post(
+        f"/organize/events/{event.pk}/rounds/1/", round_post([("1001", "2001", "2", "0", "")])
+    )
     assert first.context["players_form"].shown == ["2001"]
 
-    client_of.post(
+    organizer_client.post(
         f"/organize/events/{event.pk}/rounds/1/",
         round_post([("1001", "2001", "2", "0", "")], numbers="2001", name_2001="Nora New", country_2001="NO"),
     )
@@ -95,7 +97,7 @@ def test_an_unknown_number_typed_in_a_round_is_registered_with_its_name(client_o
     assert results_of(event) == [(1, "1001", "2001", 2, 0, 0, False)]
 
 
-def test_standings_are_entered_in_a_form(client_of, organizer, players):
+def test_standings_are_entered_in_a_form(organizer_client, organizer, players):
     event = EventFactory(organizer=organizer, format="vtes", player_count=4)
     rows = [("1001", "1", "3.5", "2", "winner"), ("1002", "2", "2", "1", "finalist"), ("1003", "3", "0.5", "0", "")]
     data = {"s-TOTAL_FORMS": str(len(rows) + 1), "s-INITIAL_FORMS": "0"}
@@ -103,7 +105,7 @@ def test_standings_are_entered_in_a_form(client_of, organizer, players):
         data.update({f"s-{index}-player": player, f"s-{index}-rank": rank, f"s-{index}-vp": vp})
         data.update({f"s-{index}-gw": gw, f"s-{index}-final": final})
 
-    response = client_of.post(f"/organize/events/{event.pk}/standings/", data)
+    response = organizer_client.post(f"/organize/events/{event.pk}/standings/", data)
 
     assert response.status_code == 302
     stored = Standing.objects.filter(event=event).order_by("rank")
@@ -114,13 +116,13 @@ def test_standings_are_entered_in_a_form(client_of, organizer, players):
     ]
 
 
-def test_a_second_winner_is_marked_on_its_row(client_of, organizer, players):
+def test_a_second_winner_is_marked_on_its_row(organizer_client, organizer, players):
     event = EventFactory(organizer=organizer, format="vtes", player_count=4)
     data = {"s-TOTAL_FORMS": "2", "s-INITIAL_FORMS": "0"}
     for index, player in enumerate(["1001", "1002"]):
         data.update({f"s-{index}-player": player, f"s-{index}-rank": str(index + 1), f"s-{index}-final": "winner"})
 
-    response = client_of.post(f"/organize/events/{event.pk}/standings/", data)
+    response = organizer_client.post(f"/organize/events/{event.pk}/standings/", data)
 
     assert response.context["formset"].forms[1].errors == {"final": [f"event {event.pk} already has a winner (line 2)"]}
     assert not Standing.objects.exists()
@@ -140,12 +142,12 @@ def no_csv(monkeypatch):
     monkeypatch.setattr(csv, "reader", refused)
 
 
-def test_a_round_typed_in_is_checked_and_saved_without_writing_or_reading_csv(client_of, event, players, no_csv):
-    refused = client_of.post(
+def test_a_round_typed_in_is_checked_and_saved_without_writing_or_reading_csv(organizer_client, event, players, no_csv):
+    refused = organizer_client.post(
         f"/organize/events/{event.pk}/rounds/1/",
         round_post([("1001", "1002", "2", "0", ""), ("1003", "1003", "", "", "")]),
     )
-    saved = client_of.post(
+    saved = organizer_client.post(
         f"/organize/events/{event.pk}/rounds/1/",
         round_post([("1001", "1002", "2", "0", ""), ("1003", "1004", "1", "1", "1")]),
     )
@@ -155,21 +157,23 @@ def test_a_round_typed_in_is_checked_and_saved_without_writing_or_reading_csv(cl
     assert results_of(event) == [(1, "1001", "1002", 2, 0, 0, False), (1, "1003", "1004", 1, 1, 1, False)]
 
 
-def test_a_value_with_commas_and_quotes_is_checked_exactly_as_typed(client_of, event, players, no_csv):
+def test_a_value_with_commas_and_quotes_is_checked_exactly_as_typed(organizer_client, event, players, no_csv):
     typed = 'Jo "The Rock", 1002'
 
-    response = client_of.post(f"/organize/events/{event.pk}/rounds/1/", round_post([("1001", typed, "2", "0", "")]))
+    response = organizer_client.post(
+        f"/organize/events/{event.pk}/rounds/1/", round_post([("1001", typed, "2", "0", "")])
+    )
 
     assert response.context["formset"].forms[0].errors == {"player2": [f"{typed!r} is not a membership number"]}
     assert not Match.objects.exists()
 
 
-def test_a_standing_typed_in_is_checked_without_writing_or_reading_csv(client_of, organizer, players, no_csv):
+def test_a_standing_typed_in_is_checked_without_writing_or_reading_csv(organizer_client, organizer, players, no_csv):
     event = EventFactory(organizer=organizer, format="vtes", player_count=4)
     data = {"s-TOTAL_FORMS": "2", "s-INITIAL_FORMS": "0", "s-0-player": "1001", "s-0-rank": "1", "s-0-vp": "2,5"}
     data.update({"s-1-player": "1002", "s-1-rank": "2", "s-1-vp": "1"})
 
-    response = client_of.post(f"/organize/events/{event.pk}/standings/", data)
+    response = organizer_client.post(f"/organize/events/{event.pk}/standings/", data)
 
     assert response.context["formset"].forms[0].errors == {
         "vp": ["'2,5' is not a number of victory points (halves allowed)"]
@@ -178,12 +182,12 @@ def test_a_standing_typed_in_is_checked_without_writing_or_reading_csv(client_of
 
 
 def test_a_problem_is_placed_on_the_form_row_it_was_typed_in_not_on_its_place_among_the_results(
-    client_of, event, players
+    organizer_client, event, players
 ):
-    upload(client_of, event, matches=VALID_MATCHES)  # rounds 1 and 2 stored: round 3's rows come after theirs
+    upload(organizer_client, event, matches=VALID_MATCHES)  # rounds 1 and 2 stored: round 3's rows come after theirs
     rows = [("", "", "", "", ""), ("1001", "1002", "2", "0", ""), ("", "", "", "", ""), ("1003", "1003", "2", "0", "")]
 
-    response = client_of.post(f"/organize/events/{event.pk}/rounds/3/", round_post(rows))
+    response = organizer_client.post(f"/organize/events/{event.pk}/rounds/3/", round_post(rows))
 
     forms = response.context["formset"].forms
     assert [bool(form.errors) for form in forms] == [False, False, False, True]
@@ -192,12 +196,14 @@ def test_a_problem_is_placed_on_the_form_row_it_was_typed_in_not_on_its_place_am
     assert Match.objects.filter(event=event).count() == 4  # nothing saved
 
 
-def test_a_problem_of_another_round_is_shown_by_that_round(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
+def test_a_problem_of_another_round_is_shown_by_that_round(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
     # A number changed since, to one the rules refuse: round 1's second match names it.
     Player.objects.filter(membership_number="1004").update(membership_number="10 04")
 
-    response = client_of.post(f"/organize/events/{event.pk}/rounds/2/", round_post([("1001", "1003", "2", "0", "")]))
+    response = organizer_client.post(
+        f"/organize/events/{event.pk}/rounds/2/", round_post([("1001", "1003", "2", "0", "")])
+    )
 
     assert [str(error) for error in response.context["placed"].general] == [
         "round 1:3: player2_id: '10 04' is not a membership number"
@@ -217,10 +223,10 @@ def test_a_problem_of_another_round_is_shown_by_that_round(client_of, event, pla
     ],
 )
 def test_a_row_typed_in_and_the_same_row_uploaded_get_the_same_message(
-    client_of, event, players, typed, field, column, message
+    organizer_client, event, players, typed, field, column, message
 ):
-    typed_in = client_of.post(f"/organize/events/{event.pk}/rounds/1/", round_post([typed]))
-    uploaded = upload(client_of, event, matches=MATCH_HEADER + "1," + ",".join(typed) + ",0\n")
+    typed_in = organizer_client.post(f"/organize/events/{event.pk}/rounds/1/", round_post([typed]))
+    uploaded = upload(organizer_client, event, matches=MATCH_HEADER + "1," + ",".join(typed) + ",0\n")
 
     [on_form] = typed_in.context["formset"].forms[0].errors[field]
     [row] = uploaded.context["placed"].rows

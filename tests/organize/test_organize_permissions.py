@@ -7,10 +7,10 @@ submitted, only admins change it.
 """
 
 import pytest
-from django.test import Client
 
 from events.models import EventStatus
-from tests.factories import AdminFactory, EventFactory, MatchFactory, OrganizerFactory, UserFactory
+from tests.clients import client_of
+from tests.factories import EventFactory, MatchFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -50,14 +50,13 @@ SUBMITTED = {
 
 
 @pytest.fixture
-def people():
-    organizer = OrganizerFactory()
+def people(organizer, second_organizer, admin):
     return {
         "anonymous": None,
         "player": UserFactory(),
         "organizer": organizer,
-        "other organizer": OrganizerFactory(),
-        "admin": AdminFactory(),
+        "other organizer": second_organizer,
+        "admin": admin,
     }
 
 
@@ -65,13 +64,6 @@ def an_event_with_results(organizer, **fields):
     event = EventFactory(organizer=organizer, **fields)
     MatchFactory(event=event)
     return event
-
-
-def client_of(user, **options) -> Client:
-    client = Client(**options)
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def call(client, view, event):

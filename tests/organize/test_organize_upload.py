@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 # Uploading results ----------------------------------------------------------------------------------
 
 
-def test_a_valid_file_is_saved_as_the_events_results(client_of, event, players):
-    response = upload(client_of, event, matches=VALID_MATCHES)
+def test_a_valid_file_is_saved_as_the_events_results(organizer_client, event, players):
+    response = upload(organizer_client, event, matches=VALID_MATCHES)
 
     assert response["Location"] == f"/organize/events/{event.pk}/"
     assert results_of(event) == [
@@ -33,19 +33,19 @@ def test_a_valid_file_is_saved_as_the_events_results(client_of, event, players):
     assert not RecomputeRun.objects.exists()  # a draft never counts
 
 
-def test_uploading_again_replaces_the_results(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
+def test_uploading_again_replaces_the_results(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
 
-    upload(client_of, event, matches=MATCH_HEADER + "1,1002,1001,2,0,0,0\n1,1003,1004,2,0,0,1\n")
+    upload(organizer_client, event, matches=MATCH_HEADER + "1,1002,1001,2,0,0,0\n1,1003,1004,2,0,0,1\n")
 
     # A pairing is matched whichever way round it is written, and keeps the stored order.
     assert results_of(event) == [(1, "1001", "1002", 0, 2, 0, False), (1, "1003", "1004", 2, 0, 0, True)]
 
 
-def test_event_id_may_be_given_and_must_then_be_this_events(client_of, event, players):
+def test_event_id_may_be_given_and_must_then_be_this_events(organizer_client, event, players):
     text = "event_id," + MATCH_HEADER + f"{event.pk},1,1001,1002,2,0,0,0\nE9,1,1003,1004,2,0,0,0\n"
 
-    response = upload(client_of, event, matches=text)
+    response = upload(organizer_client, event, matches=text)
 
     placed = response.context["placed"]
     assert [(row.line, [m for _, _, ms in row.values for m in ms]) for row in placed.rows] == [
@@ -67,10 +67,10 @@ BAD_ROWS = [
 
 
 @pytest.mark.parametrize(("row", "column", "message"), BAD_ROWS)
-def test_each_problem_is_shown_next_to_its_row(client_of, event, players, row, column, message):
+def test_each_problem_is_shown_next_to_its_row(organizer_client, event, players, row, column, message):
     text = MATCH_HEADER + "1,1003,1004,2,0,0,0\n" + row + "\n"
 
-    response = upload(client_of, event, matches=text)
+    response = upload(organizer_client, event, matches=text)
 
     assert response.status_code == 200
     [problem] = response.context["placed"].rows
@@ -83,10 +83,10 @@ def test_each_problem_is_shown_next_to_its_row(client_of, event, players, row, c
     assert not Match.objects.exists()
 
 
-def test_every_problem_is_shown_at_once(client_of, event, players):
+def test_every_problem_is_shown_at_once(organizer_client, event, players):
     text = MATCH_HEADER + "\n".join(row for row, _, _ in BAD_ROWS) + "\n1,1003,1003,2,0,0,0\n"
 
-    response = upload(client_of, event, matches=text)
+    response = upload(organizer_client, event, matches=text)
 
     placed = response.context["placed"]
     assert [row.line for row in placed.rows] == list(range(2, len(BAD_ROWS) + 3))
@@ -95,10 +95,10 @@ def test_every_problem_is_shown_at_once(client_of, event, players):
         assert message in shown
 
 
-def test_a_player_twice_in_a_round_is_shown_on_the_second_row(client_of, event, players):
+def test_a_player_twice_in_a_round_is_shown_on_the_second_row(organizer_client, event, players):
     text = MATCH_HEADER + "1,1001,1002,2,0,0,0\n1,1003,1001,2,0,0,0\n"
 
-    response = upload(client_of, event, matches=text)
+    response = upload(organizer_client, event, matches=text)
 
     [problem] = response.context["placed"].rows
     cells = {name: messages for name, _, messages in problem.values}
@@ -106,18 +106,18 @@ def test_a_player_twice_in_a_round_is_shown_on_the_second_row(client_of, event, 
     assert cells["player2_id"] == [f"1001 already plays in round 1 of event {event.pk} (line 2)"]
 
 
-def test_a_missing_column_is_reported_for_the_file(client_of, event, players):
-    response = upload(client_of, event, matches="round,player1_id,player2_id\n1,1001,1002\n")
+def test_a_missing_column_is_reported_for_the_file(organizer_client, event, players):
+    response = upload(organizer_client, event, matches="round,player1_id,player2_id\n1,1001,1002\n")
 
     general = [str(error) for error in response.context["placed"].general]
     assert "matches.csv:1: player1_games: required column is missing from the header" in general
 
 
-def test_more_participants_than_players_is_an_error_about_the_event(client_of, event, players):
+def test_more_participants_than_players_is_an_error_about_the_event(organizer_client, event, players):
     event.player_count = 3
     event.save()
 
-    response = upload(client_of, event, matches=VALID_MATCHES)
+    response = upload(organizer_client, event, matches=VALID_MATCHES)
 
     assert [error.message for error in response.context["placed"].general] == [
         "3 players, but the results name 4 participants"
@@ -125,12 +125,12 @@ def test_more_participants_than_players_is_an_error_about_the_event(client_of, e
     assert "Event details" in response.content.decode()
 
 
-def test_nothing_is_saved_when_one_row_is_bad(client_of, event, players):
-    upload(client_of, event, matches=VALID_MATCHES)
+def test_nothing_is_saved_when_one_row_is_bad(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
     before = db_snapshot()
 
     response = upload(
-        client_of,
+        organizer_client,
         event,
         matches=MATCH_HEADER + "1,1001,1002,0,2,0,0\n1,1003,1004,2,0,0,0\n2,1001,1001,2,0,0,0\n",
         players="id,name,country\n2001,Nora New,NO\n",
@@ -144,13 +144,13 @@ def test_nothing_is_saved_when_one_row_is_bad(client_of, event, players):
 # New players --------------------------------------------------------------------------------------
 
 
-def test_a_players_file_registers_new_players_but_leaves_registered_ones_alone(client_of, event, players):
+def test_a_players_file_registers_new_players_but_leaves_registered_ones_alone(organizer_client, event, players):
     text = MATCH_HEADER + "1,1001,2001,2,0,0,0\n1,1002,2002,2,0,0,0\n"
     players_file = (
         "id,name,country,region\n2001,Nora New,NO,\n2002,Olaf Other,,\n1001,Renamed Player,FR,\n3001,Not Playing,DE,\n"
     )
 
-    response = upload(client_of, event, matches=text, players=players_file)
+    response = upload(organizer_client, event, matches=text, players=players_file)
 
     assert response.status_code == 302
     assert Player.objects.get(membership_number="2001").name == "Nora New"
@@ -159,10 +159,10 @@ def test_a_players_file_registers_new_players_but_leaves_registered_ones_alone(c
     assert not Player.objects.filter(membership_number="3001").exists()  # nobody it played: not registered
 
 
-def test_unknown_numbers_are_registered_on_the_spot_without_choosing_the_file_again(client_of, event, players):
+def test_unknown_numbers_are_registered_on_the_spot_without_choosing_the_file_again(organizer_client, event, players):
     text = MATCH_HEADER + "1,1001,2001,2,0,0,0\n1,1002,2002,2,0,0,0\n"
 
-    first = upload(client_of, event, matches=text)
+    first = upload(organizer_client, event, matches=text)
 
     assert first.status_code == 200
     assert first.context["players_form"].shown == ["2001", "2002"]
@@ -174,7 +174,7 @@ def test_unknown_numbers_are_registered_on_the_spot_without_choosing_the_file_ag
     carried = first.context["form"].data["matches_carried"]
     assert carried
 
-    second = client_of.post(
+    second = organizer_client.post(
         f"/organize/events/{event.pk}/upload/",
         {
             "matches_carried": carried,
@@ -192,11 +192,11 @@ def test_unknown_numbers_are_registered_on_the_spot_without_choosing_the_file_ag
     assert results_of(event) == [(1, "1001", "2001", 2, 0, 0, False), (1, "1002", "2002", 2, 0, 0, False)]
 
 
-def test_a_number_left_without_a_name_stays_unknown(client_of, event, players):
+def test_a_number_left_without_a_name_stays_unknown(organizer_client, event, players):
     text = MATCH_HEADER + "1,1001,2001,2,0,0,0\n1,1002,2002,2,0,0,0\n"
-    carried = upload(client_of, event, matches=text).context["form"].data["matches_carried"]
+    carried = upload(organizer_client, event, matches=text).context["form"].data["matches_carried"]
 
-    response = client_of.post(
+    response = organizer_client.post(
         f"/organize/events/{event.pk}/upload/",
         {"matches_carried": carried, "numbers": "2001 2002", "name_2001": "Nora New", "name_2002": ""},
     )
@@ -221,48 +221,48 @@ def test_a_number_left_without_a_name_stays_unknown(client_of, event, players):
         ("matches.csv", b"just some words\n1 2 3\n", "the first line is not a CSV header"),
     ],
 )
-def test_only_csv_files_are_accepted(client_of, event, players, name, content, message):
-    response = upload(client_of, event, matches=SimpleUploadedFile(name, content))
+def test_only_csv_files_are_accepted(organizer_client, event, players, name, content, message):
+    response = upload(organizer_client, event, matches=SimpleUploadedFile(name, content))
 
     assert response.status_code == 200
     assert any(message in error for error in response.context["form"].errors["matches"])
     assert not Match.objects.exists()
 
 
-def test_a_file_over_the_size_limit_is_refused(client_of, event, players, settings):
+def test_a_file_over_the_size_limit_is_refused(organizer_client, event, players, settings):
     settings.UPLOAD_MAX_BYTES = len(VALID_MATCHES) - 1
 
-    response = upload(client_of, event, matches=VALID_MATCHES)
+    response = upload(organizer_client, event, matches=VALID_MATCHES)
 
     size, limit = filesizeformat(len(VALID_MATCHES)), filesizeformat(len(VALID_MATCHES) - 1)
     assert response.context["form"].errors["matches"] == [f"The file is {size}; at most {limit}."]
 
 
-def test_a_request_over_the_size_limit_is_refused_before_it_is_read(client_of, event, settings):
+def test_a_request_over_the_size_limit_is_refused_before_it_is_read(organizer_client, event, settings):
     settings.UPLOAD_MAX_BYTES = 1000
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
 
-    response = upload(client_of, event, matches=MATCH_HEADER + "1,1001,1002,2,0,0,0\n" * 500)
+    response = upload(organizer_client, event, matches=MATCH_HEADER + "1,1001,1002,2,0,0,0\n" * 500)
 
     assert response.status_code == 413
     assert "refused before it was read" in response.content.decode()
 
 
-def test_a_vtes_event_needs_its_standings(client_of, organizer, players):
+def test_a_vtes_event_needs_its_standings(organizer_client, organizer, players):
     event = EventFactory(organizer=organizer, format="vtes", player_count=4)
 
-    response = upload(client_of, event)
+    response = upload(organizer_client, event)
 
     assert response.context["form"].errors["standings"] == ["Choose the standings.csv file."]
 
 
-def test_a_team_event_is_uploaded_with_its_teams(client_of, organizer):
+def test_a_team_event_is_uploaded_with_its_teams(organizer_client, organizer):
     for number in range(1001, 1007):
         PlayerFactory(membership_number=str(number))
     event = EventFactory(organizer=organizer, team_size=3, player_count=6)
 
     response = upload(
-        client_of,
+        organizer_client,
         event,
         teams="id,name,member1,member2,member3\nA,Alpha,1001,1002,1003\nB,,1004,1005,1006\n",
         matches=MATCH_HEADER + "1,A,B,2,1,0,0\n",

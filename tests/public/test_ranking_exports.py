@@ -8,16 +8,16 @@ from django.core.management import call_command
 
 from lib.spreadsheet import spreadsheet_safe
 from ratings.snapshots import end_of_previous_month
-from tests.public.test_rankings_views import (  # noqa: F401 (world: the fixture)
+from tests.public.test_rankings_views import (  # noqa: F401 (two_months_rated: the fixture)
     FORMULA_NAME,
     TODAY,
     TWO_WINS,
     export,
     export_command,
-    world,
+    two_months_rated,
 )
 
-pytestmark = pytest.mark.usefixtures("world")
+pytestmark = pytest.mark.usefixtures("two_months_rated")
 
 # export ----------------------------------------------------------------------------------------------------------
 

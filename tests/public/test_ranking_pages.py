@@ -15,11 +15,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from organize.importer import results_import
 from ratings.models import Category, RankingSnapshot, SnapshotRating
 from ratings.selectors.lists import ranking_list, ranking_rows
 from ratings.snapshots import SNAPSHOTS_KEPT, end_of_previous_month, ranking_snapshots
 from tests.bundles import Bundle
+from tests.worlds import bundle_rated
 
 TODAY = timezone.localdate()
 PER_PAGE = 4
@@ -68,9 +68,9 @@ def tied_world(tmp_path) -> Bundle:
 
 
 @pytest.fixture
-def world(db, tmp_path):
-    results_import(source=tied_world(tmp_path).write())
-    call_command("recompute_ratings", category="constructed", stdout=io.StringIO())
+def tied_constructed(db, tmp_path) -> Category:
+    """The tied world imported and rated: its Constructed category."""
+    bundle_rated(tied_world(tmp_path))
     return Category.objects.get(slug="constructed")
 
 
@@ -102,8 +102,8 @@ def in_pages(rows: list) -> list[list]:
     return [rows[start : start + PER_PAGE] for start in range(0, len(rows), PER_PAGE)] or [[]]
 
 
-def test_the_world_has_ties_across_page_boundaries(world):
-    ranks = [rank for _, rank, _, _ in expected(world, ranked=True)]
+def test_the_world_has_ties_across_page_boundaries(tied_constructed):
+    ranks = [rank for _, rank, _, _ in expected(tied_constructed, ranked=True)]
     assert len(ranks) == 42
     shared = [index for index in range(1, len(ranks)) if ranks[index] == ranks[index - 1] and index % PER_PAGE == 0]
     assert shared, "no tie group crosses a page boundary"
@@ -114,8 +114,8 @@ def test_the_world_has_ties_across_page_boundaries(world):
 
 @pytest.mark.parametrize("level", LEVELS, ids=str)
 @pytest.mark.parametrize("ranked", [True, False], ids=["ranked", "unranked"])
-def test_every_page_of_todays_list_holds_its_rows_of_the_computed_list(client, world, level, ranked):
-    rows = expected(world, ranked=ranked, **LEVELS[level])
+def test_every_page_of_todays_list_holds_its_rows_of_the_computed_list(client, tied_constructed, level, ranked):
+    rows = expected(tied_constructed, ranked=ranked, **LEVELS[level])
     assert rows
 
     pages = every_page(client, {**LEVELS[level], "list": "" if ranked else "unranked"}, len(rows))
@@ -124,8 +124,8 @@ def test_every_page_of_todays_list_holds_its_rows_of_the_computed_list(client, w
 
 
 @pytest.mark.parametrize("sort", ["name", "-name", "rank", "-rank", "rating", "-matches"])
-def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, world, sort):
-    everyone = expected(world, ranked=True)
+def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, tied_constructed, sort):
+    everyone = expected(tied_constructed, ranked=True)
     field = sort.lstrip("-")
     shown = []
     for page in range(1, math.ceil(len(everyone) / PER_PAGE) + 1):
@@ -137,8 +137,8 @@ def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, wo
     assert values == sorted(values, reverse=sort.startswith("-"))
 
 
-def test_a_page_past_the_end_shows_the_last_page(client, world):
-    rows = expected(world, ranked=True)
+def test_a_page_past_the_end_shows_the_last_page(client, tied_constructed):
+    rows = expected(tied_constructed, ranked=True)
 
     assert listed(client.get(f"/rankings/constructed/?per_page={PER_PAGE}&page=999")) == in_pages(rows)[-1]
 
@@ -160,13 +160,13 @@ def past_dates() -> list[date]:
     ]
 
 
-def test_every_page_of_past_lists_holds_its_rows_of_the_computed_list(client, world):
+def test_every_page_of_past_lists_holds_its_rows_of_the_computed_list(client, tied_constructed):
     # Asked for in this order, the lists are written from the history, from today's list less what
     # came after, and from an earlier list of the same day plus the history between.
     for as_of in past_dates():
         for level, place in LEVELS.items():
             for ranked in (True, False):
-                rows = expected(world, ranked=ranked, as_of=as_of, **place)
+                rows = expected(tied_constructed, ranked=ranked, as_of=as_of, **place)
                 params = {**place, "as_of": as_of.isoformat(), "list": "" if ranked else "unranked"}
 
                 pages = every_page(client, params, len(rows))
@@ -174,7 +174,7 @@ def test_every_page_of_past_lists_holds_its_rows_of_the_computed_list(client, wo
                 assert pages == in_pages(rows), f"{as_of} {level} {'ranked' if ranked else 'unranked'}"
 
 
-def test_past_lists_know_when_each_participant_last_played_up_to_their_date(world):
+def test_past_lists_know_when_each_participant_last_played_up_to_their_date(tied_constructed):
     # Written in this order, the lists come from each of the three sources (see the test above).
     category = Category.objects.get(slug="constructed")
     for as_of in past_dates():
@@ -187,29 +187,32 @@ def test_past_lists_know_when_each_participant_last_played_up_to_their_date(worl
         assert all(day <= as_of for day in stored.values()), as_of
 
 
-def test_a_past_date_before_every_written_list_is_computed_from_the_history(client, world):
+def test_a_past_date_before_every_written_list_is_computed_from_the_history(client, tied_constructed):
     later = FIRST_DAYS[4].replace(day=20)
     client.get(f"/rankings/constructed/?as_of={later}")
     earlier = FIRST_DAYS[1].replace(day=11)
 
     pages = every_page(client, {"as_of": earlier.isoformat()}, 42)
 
-    assert [row for page in pages for row in page] == expected(world, ranked=True, as_of=earlier)
+    assert [row for page in pages for row in page] == expected(tied_constructed, ranked=True, as_of=earlier)
 
 
 @pytest.mark.parametrize("month", [2, 4])
-def test_past_movement_is_the_change_of_rank_since_the_month_before(client, world, month):
+def test_past_movement_is_the_change_of_rank_since_the_month_before(client, tied_constructed, month):
     # The list at the end of the month before is written first, from the history (month 2) or from
     # today's list less what came after (month 4): its ranks are the previous ranks.
     as_of = FIRST_DAYS[month].replace(day=20)
     for level, place in LEVELS.items():
-        before = {row[0]: row[1] for row in expected(world, ranked=True, as_of=end_of_previous_month(as_of), **place)}
+        before = {
+            row[0]: row[1]
+            for row in expected(tied_constructed, ranked=True, as_of=end_of_previous_month(as_of), **place)
+        }
 
         response = client.get(f"/rankings/constructed/?{query(**place, as_of=as_of.isoformat(), per_page=50)}")
 
         rows = response.context["table"].paginated_rows
         assert [(row.record.display_id, row.record.previous_rank) for row in rows] == [
-            (number, before.get(number)) for number, *_ in expected(world, ranked=True, as_of=as_of, **place)
+            (number, before.get(number)) for number, *_ in expected(tied_constructed, ranked=True, as_of=as_of, **place)
         ], level
 
 
@@ -221,7 +224,7 @@ def test_past_movement_is_the_change_of_rank_since_the_month_before(client, worl
     [{}, {"country": "DE"}, {"list": "unranked"}, {"sort": "name"}, {"as_of": "past"}, {"as_of": "past", "q": "9"}],
     ids=str,
 )
-def test_the_last_page_costs_the_queries_of_the_first(client, world, params):
+def test_the_last_page_costs_the_queries_of_the_first(client, tied_constructed, params):
     if params.get("as_of") == "past":
         params = {**params, "as_of": FIRST_DAYS[4].replace(day=20).isoformat()}
     client.get(f"/rankings/constructed/?{query(**params)}")  # lists and caches written once
@@ -237,7 +240,7 @@ def test_the_last_page_costs_the_queries_of_the_first(client, world, params):
 # keeping past lists -------------------------------------------------------------------------------------------
 
 
-def test_past_lists_of_an_older_history_are_deleted_when_a_new_one_is_written(client, world):
+def test_past_lists_of_an_older_history_are_deleted_when_a_new_one_is_written(client, tied_constructed):
     client.get(f"/rankings/constructed/?as_of={FIRST_DAYS[3].replace(day=15)}")
     old = set(RankingSnapshot.objects.values_list("pk", flat=True))
     call_command("recompute_ratings", category="constructed", stdout=io.StringIO())
@@ -247,8 +250,8 @@ def test_past_lists_of_an_older_history_are_deleted_when_a_new_one_is_written(cl
     assert old and not old & set(RankingSnapshot.objects.values_list("pk", flat=True))
 
 
-def test_a_category_keeps_a_bounded_number_of_past_lists(client, world):
+def test_a_category_keeps_a_bounded_number_of_past_lists(client, tied_constructed):
     for days in range(0, 3 * SNAPSHOTS_KEPT, 3):
         client.get(f"/rankings/constructed/?as_of={FIRST_DAYS[2] + timedelta(days=days)}")
 
-    assert RankingSnapshot.objects.filter(category=world).count() <= SNAPSHOTS_KEPT
+    assert RankingSnapshot.objects.filter(category=tied_constructed).count() <= SNAPSHOTS_KEPT

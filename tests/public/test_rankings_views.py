@@ -20,6 +20,7 @@ from ratings.selectors.lists import ranking_list
 from ratings.services.lists import current_lists_refresh_stale, current_ratings_rebuild
 from ratings.snapshots import end_of_previous_month
 from tests.bundles import Bundle
+from tests.worlds import bundle_rated
 
 HEADER = ["rank", "player_id", "name", "country", "region", "rating", "matches", "ranked"]
 FORMULA_NAME = '=HYPERLINK("http://x")'
@@ -62,9 +63,9 @@ def a_world(tmp_path) -> Bundle:
 
 
 @pytest.fixture
-def world(db, tmp_path):
-    results_import(source=a_world(tmp_path).write())
-    call_command("recompute_ratings", stdout=io.StringIO())
+def two_months_rated(db, tmp_path):
+    """The world of `a_world` (last month's events and this month's), imported and rated."""
+    bundle_rated(a_world(tmp_path))
 
 
 def listed(response) -> list[tuple[str, int | None]]:
@@ -90,7 +91,7 @@ def export_command(*args) -> list[list[str]]:
 # lists and levels -------------------------------------------------------------------------------------------
 
 
-def test_the_world_list_ranks_by_rating_and_ties_share_a_rank(client, world):
+def test_the_world_list_ranks_by_rating_and_ties_share_a_rank(client, two_months_rated):
     response = client.get("/rankings/constructed/")
 
     assert response.status_code == 200
@@ -100,7 +101,7 @@ def test_the_world_list_ranks_by_rating_and_ties_share_a_rank(client, world):
     )
 
 
-def test_the_unranked_list_holds_those_under_the_threshold(client, world):
+def test_the_unranked_list_holds_those_under_the_threshold(client, two_months_rated):
     response = client.get("/rankings/constructed/?list=unranked")
 
     assert listed(response) == [("1007", None), ("1008", None)]
@@ -121,14 +122,14 @@ def test_the_unranked_list_holds_those_under_the_threshold(client, world):
         ("country=IT", []),
     ],
 )
-def test_each_level_ranks_within_its_place(client, world, query, expected):
+def test_each_level_ranks_within_its_place(client, two_months_rated, query, expected):
     response = client.get(f"/rankings/constructed/?{query}")
 
     assert response.status_code == 200
     assert listed(response) == expected
 
 
-def test_a_region_list_is_captioned_with_region_and_country(client, world):
+def test_a_region_list_is_captioned_with_region_and_country(client, two_months_rated):
     html = client.get("/rankings/constructed/?region=de-by").content.decode()
 
     assert "Constructed — Bayern, Germany — as of" in html
@@ -136,7 +137,7 @@ def test_a_region_list_is_captioned_with_region_and_country(client, world):
     assert f'<link rel="canonical" href="{canonical}">' in html
 
 
-def test_the_levels_offered_are_the_places_in_the_list(client, world):
+def test_the_levels_offered_are_the_places_in_the_list(client, two_months_rated):
     response = client.get("/rankings/constructed/?country=DE")
 
     places = response.context["places"]
@@ -148,7 +149,7 @@ def test_the_levels_offered_are_the_places_in_the_list(client, world):
     assert 'href="/rankings/constructed/?continent=EU">Europe</a>' in html  # one level up
 
 
-def test_search_finds_by_name_or_number_and_keeps_the_rank(client, world):
+def test_search_finds_by_name_or_number_and_keeps_the_rank(client, two_months_rated):
     by_name = client.get("/rankings/constructed/?q=CHLO")
     by_number = client.get("/rankings/constructed/?q=1005")
     by_number_prefix = client.get("/rankings/constructed/?q=100&country=DE")
@@ -159,7 +160,7 @@ def test_search_finds_by_name_or_number_and_keeps_the_rank(client, world):
     assert listed(client.get("/rankings/constructed/?q=005")) == []  # numbers match from their start
 
 
-def test_sorting_by_a_column_keeps_the_ranks(client, world):
+def test_sorting_by_a_column_keeps_the_ranks(client, two_months_rated):
     response = client.get("/rankings/constructed/?sort=name")
 
     assert [number for number, _ in listed(response)] == ["1001", "1002", "1003", "1004", "1005", "1006"]
@@ -167,7 +168,7 @@ def test_sorting_by_a_column_keeps_the_ranks(client, world):
     assert listed(client.get("/rankings/constructed/?sort=-rank"))[0] == ("1002", 6)
 
 
-def test_movement_compares_with_the_end_of_last_month(client, world):
+def test_movement_compares_with_the_end_of_last_month(client, two_months_rated):
     response = client.get("/rankings/constructed/")
 
     movement = cells(response, "movement")
@@ -190,7 +191,7 @@ def test_a_player_ranked_only_since_this_month_is_new(client, db, tmp_path):
     assert ">new<" in movement["1008"]
 
 
-def test_ratings_show_as_the_category_displays_them(client, world):
+def test_ratings_show_as_the_category_displays_them(client, two_months_rated):
     constructed = cells(client.get("/rankings/constructed/"), "rating")
     vtes = cells(client.get("/rankings/vtes/"), "rating")
 
@@ -200,7 +201,7 @@ def test_ratings_show_as_the_category_displays_them(client, world):
     assert vtes["1001"] == str(int(points.rating) + 1)  # rounded
 
 
-def test_a_dci_1997_list_marks_provisional_ratings(client, world):
+def test_a_dci_1997_list_marks_provisional_ratings(client, two_months_rated):
     response = client.get("/rankings/classic/")
 
     provisional = cells(response, "provisional")
@@ -210,7 +211,7 @@ def test_a_dci_1997_list_marks_provisional_ratings(client, world):
     assert 'class="col-provisional' not in client.get("/rankings/constructed/").content.decode()
 
 
-def test_a_team_list_links_to_the_teams(client, world):
+def test_a_team_list_links_to_the_teams(client, two_months_rated):
     response = client.get("/rankings/team-constructed/?list=unranked")
 
     teams = {team.member_key.replace(" ", "+"): team.participant_id for team in Team.objects.all()}
@@ -221,7 +222,7 @@ def test_a_team_list_links_to_the_teams(client, world):
     assert "/players/" not in html.split("<tbody>")[1].split("</tbody>")[0]
 
 
-def test_names_link_to_the_players_with_flag_and_region(client, world):
+def test_names_link_to_the_players_with_flag_and_region(client, two_months_rated):
     html = client.get("/rankings/constructed/?country=DE").content.decode()
 
     assert '<a href="/players/1001/">Alice Archer</a>' in html
@@ -229,7 +230,7 @@ def test_names_link_to_the_players_with_flag_and_region(client, world):
     assert "Bayern" in html
 
 
-def test_a_list_built_before_today_is_shown_as_built_until_the_workers_rebuild_it(client, world):
+def test_a_list_built_before_today_is_shown_as_built_until_the_workers_rebuild_it(client, two_months_rated):
     constructed = Category.objects.get(slug="constructed")
     current_ratings_rebuild(category=constructed, today=TODAY - timedelta(days=40))  # last month's ranks were older
 
@@ -247,7 +248,7 @@ def test_a_list_built_before_today_is_shown_as_built_until_the_workers_rebuild_i
 # past dates --------------------------------------------------------------------------------------------------
 
 
-def test_a_past_date_gives_the_list_of_that_date(client, world):
+def test_a_past_date_gives_the_list_of_that_date(client, two_months_rated):
     end_of_last_month = end_of_previous_month(TODAY)
 
     response = client.get(f"/rankings/constructed/?as_of={end_of_last_month}")
@@ -261,7 +262,7 @@ def test_a_past_date_gives_the_list_of_that_date(client, world):
     assert listed(client.get(f"/rankings/constructed/?as_of={LAST_MONTH - timedelta(days=1)}")) == []
 
 
-def test_a_past_date_filters_levels_search_and_unranked_too(client, world):
+def test_a_past_date_filters_levels_search_and_unranked_too(client, two_months_rated):
     day = end_of_previous_month(TODAY).isoformat()
 
     assert listed(client.get(f"/rankings/constructed/?as_of={day}&country=DE")) == [("1001", 1), ("1002", 2)]
@@ -332,7 +333,7 @@ def test_a_cached_past_list_is_replaced_by_a_recompute(client, db, tmp_path):
         ("list=everyone", "The list is either ranked"),
     ],
 )
-def test_bad_parameters_are_explained_on_the_page(client, world, query, message):
+def test_bad_parameters_are_explained_on_the_page(client, two_months_rated, query, message):
     response = client.get(f"/rankings/constructed/?{query}")
 
     assert response.status_code == 400
@@ -343,7 +344,7 @@ def test_bad_parameters_are_explained_on_the_page(client, world, query, message)
     assert "Constructed" in html  # the category tabs are still there to go elsewhere
 
 
-def test_a_bad_export_request_is_a_plain_400(client, world):
+def test_a_bad_export_request_is_a_plain_400(client, two_months_rated):
     bad_filter = client.get("/rankings/constructed/?country=ZZ&_export=csv")
     bad_format = client.get("/rankings/constructed/?_export=xlsx")
 
@@ -353,21 +354,21 @@ def test_a_bad_export_request_is_a_plain_400(client, world):
     )
 
 
-def test_a_bad_page_or_sort_falls_back_to_a_real_one(client, world):
+def test_a_bad_page_or_sort_falls_back_to_a_real_one(client, two_months_rated):
     assert listed(client.get("/rankings/constructed/?page=abc&per_page=2")) == [("1001", 1), ("1006", 2)]
     assert listed(client.get("/rankings/constructed/?page=99&per_page=2")) == [("1005", 5), ("1002", 6)]
     assert len(listed(client.get("/rankings/constructed/?per_page=100000"))) == 6
     assert listed(client.get("/rankings/constructed/?sort=nonsense&per_page=1")) == [("1001", 1)]
 
 
-def test_an_unknown_category_is_404(client, world):
+def test_an_unknown_category_is_404(client, two_months_rated):
     assert client.get("/rankings/no-such-list/").status_code == 404
 
 
 # shareable URLs --------------------------------------------------------------------------------------------------
 
 
-def test_every_state_of_the_page_is_in_its_url(client, world):
+def test_every_state_of_the_page_is_in_its_url(client, two_months_rated):
     response = client.get("/rankings/constructed/?q=a&list=unranked&as_of=2024-01-01&country=de&sort=name&page=1")
 
     urls = response.context["urls"]
@@ -379,7 +380,7 @@ def test_every_state_of_the_page_is_in_its_url(client, world):
     assert today["permalink"] == f"/rankings/constructed/?as_of={TODAY.isoformat()}"
 
 
-def test_the_page_works_without_javascript(client, world):
+def test_the_page_works_without_javascript(client, two_months_rated):
     html = client.get("/rankings/constructed/?country=DE").content.decode()
 
     assert "<script" not in html
@@ -391,7 +392,7 @@ def test_the_page_works_without_javascript(client, world):
 # the index ------------------------------------------------------------------------------------------------------------
 
 
-def test_the_index_shows_every_category_with_its_top_three(client, world):
+def test_the_index_shows_every_category_with_its_top_three(client, two_months_rated):
     response = client.get("/rankings/")
 
     html = response.content.decode()
@@ -445,7 +446,9 @@ def test_todays_list_takes_a_handful_of_queries(client, db, tmp_path, django_ass
         export(client.get("/rankings/constructed/?_export=csv"))
 
 
-def test_a_past_list_is_written_once_then_read_a_page_at_a_time(client, world, django_assert_max_num_queries):
+def test_a_past_list_is_written_once_then_read_a_page_at_a_time(
+    client, two_months_rated, django_assert_max_num_queries
+):
     url = f"/rankings/constructed/?as_of={end_of_previous_month(TODAY)}"
     client.get(url)
     written = SnapshotRating.objects.count()
@@ -458,6 +461,6 @@ def test_a_past_list_is_written_once_then_read_a_page_at_a_time(client, world, d
     assert SnapshotRating.objects.count() == written
 
 
-def test_the_index_takes_two_queries(client, world, django_assert_max_num_queries):
+def test_the_index_takes_two_queries(client, two_months_rated, django_assert_max_num_queries):
     with django_assert_max_num_queries(2):  # categories, the top three of every category
         client.get("/rankings/")

@@ -14,10 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lib.spreadsheet import FORMULA_STARTS, spreadsheet_safe
-from organize.importer import results_import
-from ratings.models import Category
-from ratings.services.recompute import category_recompute
 from tests.bundles import Bundle
+from tests.worlds import bundle_rated
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0"))
 
@@ -45,7 +43,9 @@ def test_other_text_is_left_as_it_is(text):
 
 
 @pytest.fixture
-def world(db, tmp_path):
+def formula_names_rated(db, tmp_path):
+    """The default bundle with players whose names (2001-2004) or membership number (-1-1) a spreadsheet would run,
+    each beating four opponents; imported and rated."""
     bundle = Bundle(tmp_path)
     opponents = ["1001", "1002", "1003", "1004"]
     for number, name in FORMULAS.items():
@@ -54,9 +54,7 @@ def world(db, tmp_path):
     for index, number in enumerate([*FORMULAS, ID_FORMULA]):
         for offset, opponent in enumerate(opponents):
             bundle.add_match("E1", 100 + 10 * index + offset, number, opponent, 2, 0, 0)
-    results_import(source=bundle.write())
-    for category in Category.objects.all():
-        category_recompute(category=category)
+    bundle_rated(bundle)
 
 
 def rows_by_name(text: str) -> dict[str, list[str]]:
@@ -79,7 +77,7 @@ def command_csv(*options) -> str:
 
 
 @pytest.mark.parametrize("source", ["web page", "export_ratings"])
-def test_a_csv_export_quotes_every_name_and_id_a_spreadsheet_would_run(client, world, source):
+def test_a_csv_export_quotes_every_name_and_id_a_spreadsheet_would_run(client, formula_names_rated, source):
     rows = rows_by_name(web_csv(client) if source == "web page" else command_csv())
 
     for name in FORMULAS.values():
@@ -90,7 +88,7 @@ def test_a_csv_export_quotes_every_name_and_id_a_spreadsheet_would_run(client, w
         assert not any(cell.startswith(FORMULA_STARTS) for cell in row), row
 
 
-def test_the_json_export_keeps_names_as_they_are(client, world):
+def test_the_json_export_keeps_names_as_they_are(client, formula_names_rated):
     out = io.StringIO()
     call_command("export_ratings", "--category", "constructed", "--format", "json", stdout=out)
     web = client.get("/rankings/constructed/?list=unranked&_export=json")

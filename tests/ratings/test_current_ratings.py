@@ -26,30 +26,30 @@ from ratings.services.lists import (
     current_ratings_refresh_if_stale,
 )
 from ratings.services.recompute import category_recompute
+from tests.worlds import demo_world_rated
 
 TODAY = datetime.date(2024, 12, 15)
 
 
 @pytest.fixture
-def rated_world(db, tmp_path):
-    demo_bundle_write(tmp_path, players=200, events=40, seed=5, end=datetime.date(2024, 12, 10))
-    results_import(source=tmp_path)
-    call_command("recompute_ratings", stdout=None)
+def demo_constructed(db, tmp_path) -> Category:
+    """A demo world imported and rated: its Constructed category."""
+    demo_world_rated(tmp_path, players=200, events=40, seed=5, end=datetime.date(2024, 12, 10))
     return Category.objects.get(slug="constructed")
 
 
-def test_a_recompute_leaves_todays_list_ready(rated_world):
-    rows = CurrentRating.objects.filter(category=rated_world)
+def test_a_recompute_leaves_todays_list_ready(demo_constructed):
+    rows = CurrentRating.objects.filter(category=demo_constructed)
 
-    assert rows.count() == len(ranking_list(category=rated_world))
+    assert rows.count() == len(ranking_list(category=demo_constructed))
     assert rows.filter(ranked=True, world_rank=1).exists()
     assert not rows.filter(ranked=False, world_rank__isnull=False).exists()
 
 
 @pytest.mark.parametrize("level", ["world", "continent", "country", "region"])
-def test_its_ranks_at_every_level_equal_the_computed_list(rated_world, level):
-    current_ratings_rebuild(category=rated_world, today=TODAY)
-    sample = CurrentRating.objects.filter(category=rated_world, ranked=True).exclude(region="").first()
+def test_its_ranks_at_every_level_equal_the_computed_list(demo_constructed, level):
+    current_ratings_rebuild(category=demo_constructed, today=TODAY)
+    sample = CurrentRating.objects.filter(category=demo_constructed, ranked=True).exclude(region="").first()
     filters = {
         "world": {},
         "continent": {"continent": sample.continent},
@@ -57,63 +57,65 @@ def test_its_ranks_at_every_level_equal_the_computed_list(rated_world, level):
         "region": {"region": sample.region},
     }[level]
 
-    expected = {row.player_id: row.rank for row in ranking_list(category=rated_world, as_of=TODAY, **filters)}
+    expected = {row.player_id: row.rank for row in ranking_list(category=demo_constructed, as_of=TODAY, **filters)}
     stored = dict(
-        CurrentRating.objects.filter(category=rated_world, **filters).values_list("display_id", f"{level}_rank")
+        CurrentRating.objects.filter(category=demo_constructed, **filters).values_list("display_id", f"{level}_rank")
     )
 
     assert stored == expected
     assert sorted(rank for rank in stored.values() if rank)[:1] == [1]
 
 
-def test_last_months_ranks_are_the_ranks_at_the_end_of_last_month(rated_world):
-    current_ratings_rebuild(category=rated_world, today=TODAY)
+def test_last_months_ranks_are_the_ranks_at_the_end_of_last_month(demo_constructed):
+    current_ratings_rebuild(category=demo_constructed, today=TODAY)
 
     end_of_november = {
-        row.player_id: row.rank for row in ranking_list(category=rated_world, as_of=datetime.date(2024, 11, 30))
+        row.player_id: row.rank for row in ranking_list(category=demo_constructed, as_of=datetime.date(2024, 11, 30))
     }
-    stored = dict(CurrentRating.objects.filter(category=rated_world).values_list("display_id", "previous_world_rank"))
+    stored = dict(
+        CurrentRating.objects.filter(category=demo_constructed).values_list("display_id", "previous_world_rank")
+    )
 
     assert {key: value for key, value in stored.items() if value} == {
         key: value for key, value in end_of_november.items() if value
     }
 
 
-def test_a_list_built_before_today_is_rebuilt_by_the_refresh(rated_world):
-    current_ratings_rebuild(category=rated_world, today=datetime.date(2024, 11, 1))
+def test_a_list_built_before_today_is_rebuilt_by_the_refresh(demo_constructed):
+    current_ratings_rebuild(category=demo_constructed, today=datetime.date(2024, 11, 1))
 
-    assert current_ratings_refresh_if_stale(category=rated_world)
+    assert current_ratings_refresh_if_stale(category=demo_constructed)
 
-    assert set(CurrentRating.objects.filter(category=rated_world).values_list("built_on", flat=True)) == {
+    assert set(CurrentRating.objects.filter(category=demo_constructed).values_list("built_on", flat=True)) == {
         datetime.date.today()
     }
-    assert not current_ratings_refresh_if_stale(category=rated_world)  # built today: left as it is
+    assert not current_ratings_refresh_if_stale(category=demo_constructed)  # built today: left as it is
 
 
 def built_on(category) -> set:
     return set(CurrentRating.objects.filter(category=category).values_list("built_on", flat=True))
 
 
-def test_the_workers_refresh_rebuilds_every_stale_list_components_before_the_lists_derived_from_them(rated_world):
+def test_the_workers_refresh_rebuilds_every_stale_list_components_before_the_lists_derived_from_them(demo_constructed):
     composite, limited = Category.objects.get(slug="composite"), Category.objects.get(slug="limited")
     expected = _list_rows(composite)  # built from today's lists of its components
-    for category in (composite, rated_world):
+    for category in (composite, demo_constructed):
         current_ratings_rebuild(category=category, today=datetime.date(2024, 11, 1))  # last month was October
 
     refreshed = current_lists_refresh_stale()
 
     assert [category.slug for category in refreshed] == ["constructed", "composite"]
-    assert built_on(rated_world) == built_on(composite) == built_on(limited) == {timezone.localdate()}
+    assert built_on(demo_constructed) == built_on(composite) == built_on(limited) == {timezone.localdate()}
     assert _rounded(_list_rows(composite)) == _rounded(expected)
     assert current_lists_refresh_stale() == []  # nothing stale: nothing written
 
 
-def test_a_page_or_api_read_of_a_stale_list_writes_nothing(rated_world, client):
+def test_a_page_or_api_read_of_a_stale_list_writes_nothing(demo_constructed, client):
     long_ago = datetime.date(2024, 11, 1)
     for category in Category.objects.all():
         current_ratings_rebuild(category=category, today=long_ago)
-    version = Category.objects.get(pk=rated_world.pk).history_version
-    player = CurrentRating.objects.filter(category=rated_world, ranked=True).first().display_id
+    version = Category.objects.get(pk=demo_constructed.pk).history_version
+    player = CurrentRating.objects.filter(category=demo_constructed, ranked=True).first().display_id
     written_tables = [model._meta.db_table for model in (CurrentRating, CurrentRank, Category)]
 
     with CaptureQueriesContext(connection) as queries:
@@ -129,7 +131,7 @@ def test_a_page_or_api_read_of_a_stale_list_writes_nothing(rated_world, client):
     ]
     assert writes == []
     assert {row for category in Category.objects.all() for row in built_on(category)} == {long_ago}
-    assert Category.objects.get(pk=rated_world.pk).history_version == version
+    assert Category.objects.get(pk=demo_constructed.pk).history_version == version
 
 
 class WakesThenStops:
@@ -143,12 +145,12 @@ class WakesThenStops:
         return self.wakes < 0
 
 
-def test_a_starting_worker_rebuilds_the_lists_of_an_earlier_day(rated_world):
-    current_ratings_rebuild(category=rated_world, today=datetime.date(2024, 11, 1))
+def test_a_starting_worker_rebuilds_the_lists_of_an_earlier_day(demo_constructed):
+    current_ratings_rebuild(category=demo_constructed, today=datetime.date(2024, 11, 1))
 
     db_worker._maintain_periodically(WakesThenStops(0), recover_every=60, housekeep_every=3600)
 
-    assert built_on(rated_world) == {timezone.localdate()}
+    assert built_on(demo_constructed) == {timezone.localdate()}
 
 
 def test_a_running_worker_rebuilds_the_lists_just_after_midnight_and_hourly(monkeypatch):
@@ -171,9 +173,9 @@ def test_a_running_worker_rebuilds_the_lists_just_after_midnight_and_hourly(monk
     ]  # fmt: skip
 
 
-def test_a_stale_list_read_while_a_recompute_publishes_is_not_written_over_it(rated_world, monkeypatch):
+def test_a_stale_list_read_while_a_recompute_publishes_is_not_written_over_it(demo_constructed, monkeypatch):
     long_ago = datetime.date(2024, 11, 1)
-    current_ratings_rebuild(category=rated_world, today=long_ago)
+    current_ratings_rebuild(category=demo_constructed, today=long_ago)
     read = lists._current_rows_read
 
     def read_then_recompute_publishes(category, today):
@@ -182,13 +184,13 @@ def test_a_stale_list_read_while_a_recompute_publishes_is_not_written_over_it(ra
         return rows
 
     monkeypatch.setattr(lists, "_current_rows_read", read_then_recompute_publishes)
-    current_ratings_refresh_if_stale(category=rated_world)
+    current_ratings_refresh_if_stale(category=demo_constructed)
 
     # The recompute's own list stands (here: the old one, which a real recompute would have replaced).
-    assert set(CurrentRating.objects.filter(category=rated_world).values_list("built_on", flat=True)) == {long_ago}
+    assert set(CurrentRating.objects.filter(category=demo_constructed).values_list("built_on", flat=True)) == {long_ago}
 
 
-def test_composite_is_rebuilt_when_a_component_is_recomputed(rated_world):
+def test_composite_is_rebuilt_when_a_component_is_recomputed(demo_constructed):
     composite = Category.objects.get(slug="composite")
     CurrentRating.objects.filter(category=composite).delete()
 

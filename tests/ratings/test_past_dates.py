@@ -14,8 +14,7 @@ from ratings.models import Category, RankingSnapshot, SnapshotRating
 from ratings.services.runs import recompute_enqueue
 from ratings.snapshots import end_of_previous_month
 from ratings.tasks import recompute_task
-from tests.factories import AdminFactory
-from tests.public.test_rankings_views import TODAY, world  # noqa: F401 (the fixture)
+from tests.public.test_rankings_views import TODAY, two_months_rated  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +39,7 @@ def ranking(client, day, address=VISITOR, api=False):
     return client.get(url, {"as_of": day}, REMOTE_ADDR=address)
 
 
-def test_a_client_asking_for_many_new_dates_is_told_when_to_try_again(world):  # noqa: F811
+def test_a_client_asking_for_many_new_dates_is_told_when_to_try_again(two_months_rated):  # noqa: F811
     client = Client()
     days = new_dates(LIMIT + 1)
     answers = [ranking(client, day).status_code for day in days]
@@ -56,7 +55,7 @@ def test_a_client_asking_for_many_new_dates_is_told_when_to_try_again(world):  #
     assert ranking(client, TODAY.isoformat()).status_code == 200  # nor does today
 
 
-def test_the_api_keeps_the_same_limit_and_says_so_in_json(world):  # noqa: F811
+def test_the_api_keeps_the_same_limit_and_says_so_in_json(two_months_rated):  # noqa: F811
     client = Client()
     answers = [ranking(client, day, api=True) for day in new_dates(LIMIT + 1)]
 
@@ -66,7 +65,7 @@ def test_the_api_keeps_the_same_limit_and_says_so_in_json(world):  # noqa: F811
     assert int(answers[-1]["Retry-After"]) > 0
 
 
-def test_visitors_behind_the_proxy_are_counted_apart(world, settings):  # noqa: F811
+def test_visitors_behind_the_proxy_are_counted_apart(two_months_rated, settings):  # noqa: F811
     settings.TRUSTED_PROXY_COUNT = 1
     days = new_dates(2 * LIMIT)
 
@@ -81,14 +80,14 @@ def test_visitors_behind_the_proxy_are_counted_apart(world, settings):  # noqa: 
     assert first == second == [200] * LIMIT
 
 
-def test_staff_are_not_limited(world):  # noqa: F811
+def test_staff_are_not_limited(two_months_rated, admin):  # noqa: F811
     client = Client()
-    client.force_login(AdminFactory())
+    client.force_login(admin)
 
     assert {ranking(client, day).status_code for day in new_dates(LIMIT + 2)} == {200}
 
 
-def test_the_recompute_job_writes_the_month_end_lists_so_no_visitor_waits_for_them(world):  # noqa: F811
+def test_the_recompute_job_writes_the_month_end_lists_so_no_visitor_waits_for_them(two_months_rated):  # noqa: F811
     RankingSnapshot.objects.all().delete()
     constructed = Category.objects.get(slug="constructed")
     run = recompute_enqueue(category=constructed, since=None, reason="a test")

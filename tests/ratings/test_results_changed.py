@@ -27,7 +27,7 @@ from organize import services as organize
 from players.models import Participant, Player
 from ratings.models import RecomputeRun, RecomputeStatus
 from tests.bundles import Bundle
-from tests.factories import AdminFactory, OrganizerFactory
+from tests.factories import OrganizerFactory
 from tests.organize.pages import VALID_MATCHES
 from tests.ratings.recompute_worlds import E1_DATE, E2_DATE, E3_DATE, participant, queued_runs
 
@@ -48,11 +48,6 @@ def events(bundle):
     call_command("import_results", str(bundle.write()), stdout=io.StringIO())
     RecomputeRun.objects.all().delete()
     return {event.code: event for event in Event.objects.all()}
-
-
-@pytest.fixture
-def admin():
-    return AdminFactory()
 
 
 def runs_per_list() -> Counter:

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.postgres",  # the trigram search indexes' operator classes (lib.indexes)
     "django_countries",
     "django_tables2",
     "django_filters",

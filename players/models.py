@@ -4,6 +4,7 @@ from django.db.models.functions import Concat
 from django.urls import reverse
 from django_countries.fields import CountryField
 
+from lib.indexes import trigram_search_index
 from players import geography
 from players.names import validate_name
 
@@ -69,6 +70,11 @@ class Player(models.Model):
                 name="player_region_in_country",
                 violation_error_message="The region must be a subdivision of the player's country.",
             ),
+        ]
+        indexes = [
+            # The player search (players.selectors.player_search, and the API's): a substring of the name or
+            # a prefix of the membership number, in any case. On PostgreSQL only (migrations 0002 and 0004).
+            trigram_search_index("name", "membership_number", name="player_search_trgm"),
         ]
 
     def __str__(self):

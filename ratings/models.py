@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.db import models
 
+from lib.indexes import trigram_search_index
+
 
 class Ruleset(models.TextChoices):
     DCI_2001 = "dci-2001", "DCI 2001 (Elo, event K)"
@@ -283,6 +285,11 @@ class CurrentRating(models.Model):
             # The world list sorted by name (the table's Player column) is read in order rather than
             # sorted whole on every page: page 2 in 0.3 ms instead of 12-40 ms at 40,000 ranked.
             models.Index(fields=["category", "ranked", "name", "display_id", "id"], name="current_world_by_name"),
+            # The ranking pages' name search (ratings.selectors.rankings._search_condition): a substring of
+            # the name or the display id, in any case. On PostgreSQL only (migrations 0010 and 0018); each
+            # category's partition has its own copy, which ratings.category_tables builds from this one's
+            # definition in the database.
+            trigram_search_index("name", "display_id", name="current_search_trgm"),
             # The ranks are indexed in CurrentRank: none of these holds them, so PostgreSQL rewrites
             # a row whose ranks moved in place, without a new entry in each index.
         ]

@@ -7,20 +7,26 @@ describes indexes that are not there, and a later migration fails on them or
 a rebuilt table loses them. Named indexes and constraints (Meta.indexes,
 Meta.constraints) are compared by name, then by columns; a field's own index
 or key (db_index, unique, a foreign key's index, unique_together), whose name
-Django or the database makes up, by its columns.
+Django or the database makes up, by its columns. On PostgreSQL a named index
+is also compared whole with the one Django would make from the declaration
+(its expressions, operator classes, method, order and condition).
 
 On PostgreSQL the history and today's lists are partitioned by category
 (ratings migrations 0011, 0012, 0015): the parent table's indexes are what
 Django's state describes, and each partition holds one attached to each of
 them. Some indexes live on the partitions only, on purpose (see
 test_on_postgresql_each_partition_has_its_parents_indexes_and_its_own_on_purpose).
+
+The name searches' trigram indexes are declared for every database and made on
+PostgreSQL only (lib.indexes.PostgresOnlyGinIndex): SQLite lacks them on
+purpose (DECLARED_NOT_MADE).
 """
 
 import re
 
 import pytest
 from django.apps import apps
-from django.db import connection, models
+from django.db import connection, models, transaction
 
 from lib.bulk import table_indexes
 from ratings import category_tables
@@ -40,11 +46,16 @@ PLAIN_TABLE_ONLY = {
 # (table, name) -> the columns, or None for an index on expressions.
 VENDOR_ONLY = {
     "sqlite": PLAIN_TABLE_ONLY,
-    "postgresql": {
-        # Trigram indexes for the name searches, on UPPER(...) expressions with gin_trgm_ops (players
-        # migration 0002, ratings 0010): SQLite has no pg_trgm, and a GIN index cannot be declared for it.
-        ("players_player", "player_search_trgm"): None,
-        ("ratings_currentrating", "current_search_trgm"): None,
+}
+
+# Indexes Django's state declares that one database lacks on purpose: (table, name). The trigram indexes
+# of the name searches, GIN on UPPER(...) gin_trgm_ops (players migrations 0002 and 0004, ratings 0010 and
+# 0018), are lib.indexes.PostgresOnlyGinIndex: SQLite has neither GIN nor pg_trgm, and Django writes
+# nothing for them there, not even when it rebuilds the table.
+DECLARED_NOT_MADE = {
+    "sqlite": {
+        ("players_player", "player_search_trgm"),
+        ("ratings_currentrating", "current_search_trgm"),
     },
 }
 
@@ -68,6 +79,7 @@ def declared_by_name(model) -> dict[str, dict]:
             "columns": columns(model, index.fields) if index.fields else None,
             "orders": [order or "ASC" for _, order in index.fields_orders] if index.fields else None,
             "unique": False,
+            "index": index,
         }
     for constraint in model._meta.constraints:
         if isinstance(constraint, models.UniqueConstraint):
@@ -111,6 +123,24 @@ def partition_key(cursor, table: str) -> list[str]:
     return re.fullmatch(r"\w+ \((.*)\)", row[0]).group(1).split(", ") if row else []
 
 
+def postgresql_definition(cursor, name: str) -> str:
+    """PostgreSQL's definition of the index `name`, the name left out."""
+    cursor.execute("SELECT pg_get_indexdef(%s::regclass)", [name])
+    return re.sub(r"^CREATE (UNIQUE )?INDEX \S+ ", r"CREATE \1INDEX ", cursor.fetchone()[0], count=1)
+
+
+def declared_postgresql_definition(model, index, cursor) -> str:
+    """PostgreSQL's definition of the index Django makes from `index`: a copy made, read, and rolled back."""
+    copy = index.clone()
+    copy.name = "schema_test_declared"
+    with transaction.atomic():
+        with connection.schema_editor() as editor:
+            editor.add_index(model, copy)
+        definition = postgresql_definition(cursor, copy.name)
+        transaction.set_rollback(True)
+    return definition
+
+
 def differences(model, cursor) -> list[str]:
     table = model._meta.db_table
     found = connection.introspection.get_constraints(cursor, table)
@@ -129,8 +159,17 @@ def differences(model, cursor) -> list[str]:
         if not entry["primary_key"] and not entry["check"] and (entry["index"] or entry["unique"])
     }
     vendor_only = {name: cols for (t, name), cols in VENDOR_ONLY.get(connection.vendor, {}).items() if t == table}
+    declared = declared_by_name(model)
 
-    for name, want in {**declared_by_name(model), **{n: {"columns": c} for n, c in vendor_only.items()}}.items():
+    not_made = {name for t, name in DECLARED_NOT_MADE.get(connection.vendor, ()) if t == table}
+    for name in sorted(not_made):
+        if name not in declared:
+            problems.append(f"{table}: {name} is listed as not made on {connection.vendor}, but is not declared")
+        elif entries.pop(name, None) is not None:
+            problems.append(f"{table}: {name} is in the database, though not made on {connection.vendor}")
+    declared = {name: want for name, want in declared.items() if name not in not_made}
+
+    for name, want in {**declared, **{n: {"columns": c} for n, c in vendor_only.items()}}.items():
         entry = entries.pop(name, None)
         where = "declared" if name not in vendor_only else f"made on {connection.vendor} only"
         if entry is None:
@@ -142,6 +181,11 @@ def differences(model, cursor) -> list[str]:
             problems.append(f"{table}: {name} is {'' if entry['unique'] else 'not '}unique in the database")
         if want.get("orders") and entry.get("orders") and entry["orders"] != want["orders"]:
             problems.append(f"{table}: {name} sorts {entry['orders']}, declared {want['orders']}")
+        if connection.vendor == "postgresql" and "index" in want:
+            made = postgresql_definition(cursor, name)
+            meant = declared_postgresql_definition(model, want["index"], cursor)
+            if made != meant:
+                problems.append(f"{table}: {name} is `{made}`, declared `{meant}`")
 
     for want in declared_unnamed(model):
         match = next(

@@ -262,6 +262,17 @@ CACHES = {
 if not CACHE_BACKEND.endswith(("RedisCache", "PyMemcacheCache", "PyLibMCCache")):
     CACHES["default"]["OPTIONS"] = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 200)}
 
+# Public pages read anonymously (home, rankings, player and team pages) carry an ETag made of the
+# lists' versions, the URL, the day and the deployed code, and say `Cache-Control: public,
+# max-age=PUBLIC_PAGE_MAX_AGE, s-maxage=PUBLIC_PAGE_SHARED_MAX_AGE`: a browser keeps one that long,
+# a CDN or reverse proxy the shared age, then either asks again and gets a 304 until the next
+# recompute (public/conditional.py, docs/deployment.md). Signed-in visitors' pages are private.
+PUBLIC_PAGE_MAX_AGE = env_int("PUBLIC_PAGE_MAX_AGE", 60)
+PUBLIC_PAGE_SHARED_MAX_AGE = env_int("PUBLIC_PAGE_SHARED_MAX_AGE", 300)
+# The deployed code's name in those ETags (e.g. the release's commit), so that a deploy that changes a
+# template is not answered with 304s for the old page; empty: a digest of the code, templates and static files.
+SITE_VERSION = env_str("SITE_VERSION")
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"  # sent on links into the site, never on another site's forms or fetches

@@ -1,9 +1,14 @@
 """`manage.py bench`: the performance targets of the product, measured against a limit taken in the same run.
 
-The limit is what a category recompute cannot beat by much: a plain Python
-loop applying the Elo update to the same matches, plus a COPY of two history
-rows per match into an unindexed table. Everything else is reported as a
-ratio to it.
+The limit is what a recompute cannot beat by much. In the world users have
+(every list the demo world has: the default categories) it is one pass over
+every rated match of every Elo list in plain Python applying the Elo update,
+plus a binary COPY of two history rows per match into an unindexed table
+(`limit_lists_measure`). In the one-list world (`--one-list`: one category takes
+every individual Magic format) it is the same loop over that category's
+matches, its rows formatted as text for the COPY, as it always was
+(`limit_measure`). Everything else is reported as a ratio to it.
+The pages are timed by devtools.bench_pages.
 """
 
 import csv
@@ -11,7 +16,6 @@ import os
 import random
 import re
 import resource
-import statistics
 import subprocess
 import sys
 import time
@@ -21,14 +25,20 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.db.models import F, FloatField
+from django.db.models.functions import Cast
 
+from corrections.services import Result, match_correct
+from devtools.bench_pages import MARATHON_ID
 from devtools.demo import demo_bundle_write
 from events.models import Match
-from ratings.models import Category
+from ratings.models import Category, RecomputeRun, RecomputeStatus, Ruleset
+from ratings.selectors.history import category_events
+from ratings.services.runs import recompute_run_execute
 
-# One category holding every individual Magic match, so the bench measures a
-# category of the full size; the other Magic lists are pointed at no format.
+# The one-list world (--one-list): one category holding every individual Magic match, so the bench
+# measures a category of the full size; the other Magic lists are pointed at no format. Without it the
+# bundle has no categories.csv: the lists are the default categories (ratings migration 0002).
 BENCH_CATEGORIES = """slug,name,ruleset,formats,team_size,ranked_after
 constructed,Constructed,dci-2001,standard block extended sealed booster-draft rochester-draft vintage type-1.5,1,10
 limited,Limited,dci-2001,bench-unused-limited,1,10
@@ -79,7 +89,34 @@ def reported_job_seconds(output: str) -> float:
     return reported_seconds(output) + (float(cleanup[-1]) if cleanup else 0.0)
 
 
-MARATHON_ID = "BENCH-MARATHON"
+REPORTED_LINE = re.compile(r"^([-\w]+(?:, [-\w]+)*): (.*?)$", re.MULTILINE)
+
+
+def reported_lists(output: str) -> dict[str, tuple[float, float]]:
+    """Each line's (published, cleanup) seconds as `recompute_ratings` reports them, keyed by its list(s).
+
+    A list's line ends "cleanup C s, published in P s": "published" ends when its history and today's
+    list are committed, "cleanup" is what follows (the lists derived from it rebuilt, when it runs
+    alone). Lists derived once after all their components report "slugs: derived, built in P s".
+    Their sum over the lines is the whole job.
+    """
+    found = {}
+    for slugs, rest in REPORTED_LINE.findall(output):
+        published = re.search(r"in ([0-9.]+) s$", rest)
+        if published is None:
+            continue
+        cleanup = re.search(r"cleanup ([0-9.]+) s", rest)
+        found[slugs] = (float(published[1]), float(cleanup[1]) if cleanup else 0.0)
+    if not found:
+        raise RuntimeError(f"no list reported in:\n{output}")
+    return found
+
+
+def reported_total(output: str) -> float:
+    """The whole job of a `recompute_ratings` run, every list it reports published and cleaned up."""
+    return sum(published + cleanup for published, cleanup in reported_lists(output).values())
+
+
 MARATHON_MATCHES = 2000
 
 
@@ -112,111 +149,34 @@ def _marathon_add(directory: Path, *, seed: int) -> None:
             csv.DictWriter(handle, header, restval="").writerows(rows)
 
 
-def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int) -> dict:
-    marker = directory / f"bench-v3-{players}-{matches}-{seed}-{date.today()}.done"  # ends yesterday
+def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int, one_list: bool = False) -> dict:
+    """Write the bench bundle into `directory` once a day (kept for later runs); returns its counts.
+
+    The two worlds share the generated files: the one-list world adds its categories.csv, the realistic
+    one has none (the default categories). The marker's version changes whenever the world does, so a
+    bundle of an older bench is never reused.
+    """
+    marker = directory / f"bench-v4-{players}-{matches}-{seed}-{date.today()}.done"  # ends yesterday
+    categories = directory / "categories.csv"
     if marker.exists():
-        return {"cached": True}
-    directory.mkdir(parents=True, exist_ok=True)
-    for old in directory.glob("*"):
-        old.unlink()
-    # The world runs until yesterday, so "a correction last week" is what it says.
-    yesterday = date.today() - timedelta(days=1)
-    counts = demo_bundle_write(
-        directory, players=players, events=max(20, matches // MATCHES_PER_EVENT), seed=seed,
-        start=yesterday - timedelta(days=8 * 365), end=yesterday,
-    )  # fmt: skip
-    _marathon_add(directory, seed=seed)
-    (directory / "categories.csv").write_text(BENCH_CATEGORIES, encoding="utf-8")
-    marker.write_text(str(counts))
+        counts = {"cached": True}
+    else:
+        directory.mkdir(parents=True, exist_ok=True)
+        for old in directory.glob("*"):
+            old.unlink()
+        # The world runs until yesterday, so "a correction last week" is what it says.
+        yesterday = date.today() - timedelta(days=1)
+        counts = demo_bundle_write(
+            directory, players=players, events=max(20, matches // MATCHES_PER_EVENT), seed=seed,
+            start=yesterday - timedelta(days=8 * 365), end=yesterday,
+        )  # fmt: skip
+        _marathon_add(directory, seed=seed)
+        marker.write_text(str(counts))
+    if one_list:
+        categories.write_text(BENCH_CATEGORIES, encoding="utf-8")
+    else:
+        categories.unlink(missing_ok=True)
     return counts
-
-
-@dataclass
-class PageFigure:
-    name: str
-    median_ms: float
-    worst_ms: float
-    queries: int
-
-
-def page_measure(client, name: str, url: str, *, repeat: int = 15) -> PageFigure:
-    """Median and worst server time of `repeat` requests (after one warm-up), and the queries of one."""
-    response = client.get(url)
-    if response.status_code != 200:
-        raise RuntimeError(f"{url} answered {response.status_code}")
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        client.get(url)
-        times.append((time.perf_counter() - started) * 1000)
-    with CaptureQueriesContext(connection) as queries:
-        client.get(url)
-    return PageFigure(name, statistics.median(times), max(times), len(queries))
-
-
-def pages_measure() -> list[PageFigure]:
-    from django.test import Client
-
-    from ratings.models import CurrentRating, RankingSnapshot, SnapshotRating
-
-    client = Client()
-    category = Category.objects.get(slug="constructed")
-    lists = CurrentRating.objects.filter(category=category)
-    sample = lists.filter(ranked=True).exclude(region="").order_by("world_rank")[0]
-
-    def last_page(**level) -> int:
-        return max(1, (lists.filter(**level).count() + 49) // 50)
-
-    world, unranked = last_page(ranked=True), last_page(ranked=False)
-    continent = last_page(ranked=True, continent=sample.continent)
-    country = last_page(ranked=True, country=sample.country)
-    base = "/rankings/constructed/"
-    past = (date.today().replace(day=1) - timedelta(days=400)).isoformat()
-    marathon_matches = lists.filter(display_id=MARATHON_ID).values_list("matches", flat=True).first()
-    search = "?q=" + sample.name.split()[0]
-    pages = [
-        ("ranking: world, page 1", "/rankings/constructed/"),
-        (f"ranking: world, last page ({world})", f"/rankings/constructed/?page={world}"),
-        (f"ranking: world, middle page ({world // 2})", f"/rankings/constructed/?page={world // 2}"),
-        ("ranking: continent", f"/rankings/constructed/?continent={sample.continent}"),
-        (f"ranking: continent, last page ({continent})", f"{base}?continent={sample.continent}&page={continent}"),
-        ("ranking: country", f"/rankings/constructed/?country={sample.country}"),
-        (f"ranking: country, last page ({country})", f"/rankings/constructed/?country={sample.country}&page={country}"),
-        ("ranking: region", f"/rankings/constructed/?country={sample.country}&region={sample.region}"),
-        ("ranking: unranked list", "/rankings/constructed/?list=unranked"),
-        (f"ranking: unranked, last page ({unranked})", f"/rankings/constructed/?list=unranked&page={unranked}"),
-        (f"ranking: unranked, middle page ({unranked // 2})", f"{base}?list=unranked&page={unranked // 2}"),
-        ("ranking: search", f"/rankings/constructed/{search}"),
-        ("ranking: sorted by name, page 2", "/rankings/constructed/?sort=name&page=2"),
-        (f"ranking: as of {past}", f"/rankings/constructed/?as_of={past}"),
-        (f"ranking: as of {past}, last page", f"/rankings/constructed/?as_of={past}&page={world}"),
-        (f"ranking: as of {past}, country", f"/rankings/constructed/?as_of={past}&country={sample.country}"),
-        (f"ranking: as of {past}, unranked", f"/rankings/constructed/?as_of={past}&list=unranked"),
-        (f"ranking: as of {past}, search", f"/rankings/constructed/{search}&as_of={past}"),
-        (f"player page ({marathon_matches} matches)", f"/players/{MARATHON_ID}/"),
-        ("player page, history page 40", f"/players/{MARATHON_ID}/?page=40"),
-    ]  # fmt: skip
-    # Past lists are written on their first request: start from none, so the first requests below are first.
-    with connection.cursor() as cursor:
-        cursor.execute(f"TRUNCATE {SnapshotRating._meta.db_table}, {RankingSnapshot._meta.db_table}")
-    with override_settings(DEBUG=False):  # as in production: no query log, no debug templates
-        figures = [page_measure(client, name, url) for name, url in pages]
-        # A past date nobody asked for yet today: its list and the month end's before it are written.
-        day = date.today() - timedelta(days=333)
-        figures.append(_first_request("ranking: a new past date, first request", day, client))
-        # Another day of that month: written from the month end's list and the history in between.
-        other = day + timedelta(days=1 if day.day < 20 else -1)
-        figures.append(_first_request("ranking: a day of the same month, first request", other, client))
-    return figures
-
-
-def _first_request(name: str, day: date, client) -> PageFigure:
-    started = time.perf_counter()
-    response = client.get(f"/rankings/constructed/?as_of={day.isoformat()}")
-    first = (time.perf_counter() - started) * 1000
-    if response.status_code != 200:
-        raise RuntimeError(f"as_of={day} answered {response.status_code}")
-    return PageFigure(f"{name} ({day.isoformat()})", first, first, -1)
 
 
 def limit_measure(category: Category) -> tuple[float, float, int]:
@@ -253,12 +213,101 @@ def limit_measure(category: Category) -> tuple[float, float, int]:
     return loop, copying, len(matches)
 
 
+# The limit over every list: the history row's values, in the types a binary COPY is told up front.
+LIMIT_TABLE = (
+    "CREATE TEMP TABLE bench_limit (participant bigint, opponent bigint, rating_before float8,"
+    " rating_after float8, opponent_rating float8, expected float8, k float8) ON COMMIT DROP"
+)
+LIMIT_TYPES = ["int8", "int8", "float8", "float8", "float8", "float8", "float8"]
+
+
+@dataclass
+class Limit:
+    loop: float  # seconds of the plain Python loop over every list's matches
+    copying: float  # seconds of the binary COPY of their rows
+    matches: dict[str, int]  # rated matches per list
+
+    @property
+    def seconds(self) -> float:
+        return self.loop + self.copying
+
+    @property
+    def rated(self) -> int:
+        return sum(self.matches.values())
+
+
+def elo_lists() -> list[Category]:
+    """The lists an Elo update rates match by match: every stored category but the derived and V:EKN ones."""
+    return list(Category.objects.exclude(ruleset__in=[Ruleset.DERIVED, Ruleset.VEKN]).order_by("position", "pk"))
+
+
+def limit_matches(category: Category) -> list[tuple[int, int, int, int, float]]:
+    """The matches `category` rates, in rating order: (participant 1, participant 2, games 1, games 2, K)."""
+    return list(
+        Match.objects.filter(event__in=category_events(category), participant2__isnull=False)
+        .annotate(k=Cast("event__k", FloatField()))
+        .order_by("event__date", "event_id", "round", "id")
+        .values_list("participant1_id", "participant2_id", "games1", "games2", "k")
+    )
+
+
+def elo_rows(matches: list[tuple[int, int, int, int, float]], rows: list[tuple]) -> dict[int, float]:
+    """The limit's loop: the Elo update over `matches` (limit_matches), two history rows per match appended
+    to `rows` as values (not formatted: the COPY is binary); returns everyone's rating after them."""
+    ratings: dict[int, float] = {}
+    for p1, p2, g1, g2, k in matches:
+        r1, r2 = ratings.get(p1, 1600.0), ratings.get(p2, 1600.0)
+        expected = 1.0 / (10.0 ** ((r2 - r1) / 400.0) + 1.0)
+        score = 1.0 if g1 > g2 else 0.0 if g1 < g2 else 0.5
+        change = k * (score - expected)
+        ratings[p1], ratings[p2] = r1 + change, r2 - change
+        rows.append((p1, p2, r1, r1 + change, r2, expected, k))
+        rows.append((p2, p1, r2, r2 - change, r1, 1.0 - expected, k))
+    return ratings
+
+
+def limit_lists_measure() -> Limit:
+    """The floor a recompute of every list is measured against: the loop over every Elo list's rated
+    matches (each list in rating order, from 1600), then a binary COPY of two rows per match into an
+    unindexed table; the matches are read before each list's loop, outside the times."""
+    loop = copying = 0.0
+    counts: dict[str, int] = {}
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(LIMIT_TABLE)
+        for category in elo_lists():
+            matches = limit_matches(category)
+            rows: list[tuple] = []
+            started = time.monotonic()
+            elo_rows(matches, rows)
+            loop += time.monotonic() - started
+            counts[category.slug] = len(matches)
+            del matches
+            started = time.monotonic()
+            with cursor.cursor.copy("COPY bench_limit FROM STDIN (FORMAT BINARY)") as copy:
+                copy.set_types(LIMIT_TYPES)
+                for row in rows:
+                    copy.write_row(row)
+            copying += time.monotonic() - started
+            del rows
+    return Limit(loop, copying, counts)
+
+
+def last_week(category: Category | None = None) -> date:
+    """A week before today; a world smaller than the default may stop earlier: a week before its last match
+    (of the category's events, with `category`)."""
+    since = date.today() - timedelta(days=7)
+    played = Match.objects.filter(participant2__isnull=False)
+    if category is not None:
+        played = played.filter(event__in=category_events(category))
+    latest = played.order_by("-event__date").values_list("event__date")[:1]
+    if latest and latest[0][0] < since:
+        since = latest[0][0] - timedelta(days=7)
+    return since
+
+
 def last_week_correction() -> tuple[str, int]:
     """Flip the result of one match in the last week of the history; returns (since date, matches after it)."""
-    since = date.today() - timedelta(days=7)
-    latest = Match.objects.filter(participant2__isnull=False).order_by("-event__date").values_list("event__date")[:1]
-    if latest and latest[0][0] < since:  # a world smaller than the default may stop earlier: its last week
-        since = latest[0][0] - timedelta(days=7)
+    since = last_week()
     match = (
         Match.objects.filter(participant2__isnull=False, event__date__gte=since)
         .select_related("event")
@@ -270,6 +319,44 @@ def last_week_correction() -> tuple[str, int]:
     return since.isoformat(), later
 
 
+@dataclass
+class Corrected:
+    match: str  # which match, and how
+    seconds: float  # the correction, then its runs carried out: every list it feeds published, derived ones too
+    runs: list[RecomputeRun]
+
+
+def correction_published(since: date, *, slug: str = "constructed") -> Corrected:
+    """Correct a result in the list's events since `since` through the correction service (corrections.services
+    `match_correct`), then carry out the runs it queued as the job worker does (ratings.services.runs): the list
+    recomputed from the event's date and published, the lists derived from it rebuilt."""
+    category = Category.objects.get(slug=slug)
+    match = (
+        Match.objects.filter(event__in=category_events(category), participant2__isnull=False, event__date__gte=since)
+        .exclude(games1=F("games2"))
+        .select_related("event")
+        .order_by("event__date", "event_id", "round", "id")
+        .first()
+    )
+    if match is None:
+        raise RuntimeError(f"no decided {slug} match since {since} to correct")
+    queued_before = set(RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED).values_list("pk", flat=True))
+    old = Result.of(match)
+    started = time.monotonic()
+    match_correct(
+        match=match, result=Result(old.games2, old.games1, old.draws, old.elimination), reason="Bench: slips swapped.",
+        by=None,
+    )  # fmt: skip
+    queued = RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED).exclude(pk__in=queued_before).order_by("pk")
+    runs = [recompute_run_execute(run_id=run.pk) for run in queued]
+    seconds = time.monotonic() - started
+    failed = [run for run in runs if run.status != RecomputeStatus.DONE]
+    if not runs or failed:
+        raise RuntimeError(f"the correction's runs did not all finish: {runs}")
+    described = f"{match.event.date} {match.event.format}, round {match.round}: {old.games1}-{old.games2} swapped"
+    return Corrected(described, seconds, runs)
+
+
 def data_directory() -> Path:
     return Path(os.environ.get("BENCH_DATA", settings.BASE_DIR / "bench-data"))
 
@@ -278,4 +365,17 @@ def peak_mb_self() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-__all__ = ["Figure", "bundle_prepare", "data_directory", "last_week_correction", "limit_measure", "run_measured"]
+__all__ = [
+    "Corrected",
+    "Figure",
+    "Limit",
+    "bundle_prepare",
+    "correction_published",
+    "data_directory",
+    "last_week",
+    "last_week_correction",
+    "limit_lists_measure",
+    "limit_measure",
+    "reported_lists",
+    "run_measured",
+]

@@ -3,14 +3,32 @@
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from events.models import Event, Match, Standing
-from players.models import Player
+from players.models import Participant, Player
 
 
 def event_list_recent(*, limit: int = 10):
-    return Event.objects.public().annotate(match_count=Count("matches")).order_by("-date", "-id")[:limit]
+    """The newest `limit` events with their numbers of matches, in one query.
+
+    Each event's matches are counted by a subquery through the matches' event
+    index, for the events shown only: a join and GROUP BY counted every match
+    of every event before the LIMIT (130 ms at a million matches).
+    """
+    matches = (
+        Match.objects.filter(event=OuterRef("pk"))
+        .order_by()
+        .values("event")
+        .annotate(count=Count("id"))
+        .values("count")
+    )
+    return (
+        Event.objects.public()
+        .order_by("-date", "-id")
+        .annotate(match_count=Coalesce(Subquery(matches, output_field=IntegerField()), 0))[:limit]
+    )
 
 
 WORLD_SUMMARY_SECONDS = 60
@@ -80,14 +98,38 @@ def event_rounds(*, event: Event) -> list[Round]:
     return [Round(row["round"], row["matches"], row["elimination"] > 0) for row in rows]
 
 
-def event_matches(*, event: Event, round: int | None = None) -> QuerySet[Match]:
-    """The event's matches in round order, with both sides' players or teams."""
+def event_matches(*, event: Event, round: int | None = None, participants: dict | None = None) -> list[Match]:
+    """The event's matches in round order, with both sides' players or teams.
+
+    `participants` (id -> Participant with its player or team, e.g. those of
+    the event's rating changes) are put on the matches instead of being read
+    again with each match: a big round's 450 matches joined with 900
+    participants and their players cost 40 ms. Those not given are read in
+    one more query.
+    """
     matches = Match.objects.filter(event=event)
     if round is not None:
         matches = matches.filter(round=round)
-    return matches.select_related(
-        "participant1__player", "participant1__team", "participant2__player", "participant2__team"
-    ).order_by("round", "id")
+    matches = matches.order_by("round", "id")
+    if not participants:
+        return list(
+            matches.select_related(
+                "participant1__player", "participant1__team", "participant2__player", "participant2__team"
+            )
+        )
+    found = list(matches)
+    sides = {side for match in found for side in (match.participant1_id, match.participant2_id) if side is not None}
+    missing = sides - participants.keys()
+    if missing:
+        participants = {
+            **participants,
+            **Participant.objects.select_related("player", "team").in_bulk(sorted(missing)),
+        }
+    for match in found:
+        match.participant1 = participants[match.participant1_id]
+        if match.participant2_id is not None:
+            match.participant2 = participants[match.participant2_id]
+    return found
 
 
 def event_standings(*, event: Event) -> list[Standing]:

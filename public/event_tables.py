@@ -1,21 +1,70 @@
-"""Tables of the event pages (django-tables2)."""
+"""Tables of the event pages (django-tables2).
+
+django-tables2 gives the columns, their headers, sorting and the pages; the
+rows of the page shown are built in one pass (`OnePassTable.body_rows`, shown
+by events/table.html) from the cells each table's `cells()` describes, as the
+player pages' histories are (public.player_tables.EventGroupedTable).
+Rendering cell by cell through django-tables2 (an accessor, a signature
+inspection, an attrs dict and a format_html per cell) cost most of the event
+list's and the event page's time.
+"""
+
+from collections.abc import Callable
+from functools import cached_property
+from html import escape
+from operator import attrgetter
 
 import django_tables2 as tables
-from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.template.defaultfilters import date as date_filter
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from events.models import EventStatus
-from lib.tables import TABLE_TEMPLATE, cell, country_label
+from lib.tables import cell, country_label
 from players.formatting import change_cell, change_class, format_name, signed
-from players.links import participant_link
+from players.links import ParticipantLinks, url_maker
 from public.player_tables import correction_note
 from ratings.formatting import rating_shown
 
 VTES_FORMAT = "vtes"  # V:EKN events are scored in rating points: K means nothing there
+EVENT_TABLE_TEMPLATE = "events/table.html"  # players/table.html, its rows from OnePassTable.body_rows
+
+# A column's cells: its value from the record (None or "" shows the column's default, as in django-tables2),
+# then the cell's content from the record and that value (escaped unless safe, as a template would).
+Cell = tuple[Callable[[object], object], Callable[[object, object], object]]
 
 
-class EventTable(tables.Table):
+class OnePassTable(tables.Table):
+    """A table whose rows on the page shown are built in one pass from `cells()`, as django-tables2 renders them."""
+
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        raise NotImplementedError
+
+    @cached_property
+    def body_rows(self) -> SafeString:
+        cells = self.cells(ParticipantLinks())
+        # A cell's attrs depend on its column only (no callables): written once, not per row.
+        columns = [
+            (f"<td {column.attrs['td'].as_html()}>", column.default, *cells[column.name]) for column in self.columns
+        ]
+        rows = []
+        for number, row in enumerate(self.paginated_rows):
+            record = row.record
+            html = "".join(
+                [
+                    f"{opening}{conditional_escape(default if value is None or value == '' else render(record, value))}"
+                    "</td>"
+                    for opening, default, value_of, render in columns
+                    for value in (value_of(record),)
+                ]
+            )
+            rows.append(f'<tr class="{"odd" if number % 2 else "even"}">{html}</tr>')
+        if not rows and self.empty_text:
+            rows.append(f'<tr><td colspan="{len(self.columns)}">{conditional_escape(self.empty_text)}</td></tr>')
+        return mark_safe("\n".join(rows))
+
+
+class EventTable(OnePassTable):
     date = tables.DateColumn("j M Y", verbose_name="Date", attrs=cell("Date", "col-date"))
     name = tables.Column(verbose_name="Event", attrs=cell("Event", "col-event"))
     format = tables.Column(verbose_name="Format", attrs=cell("Format"))
@@ -31,7 +80,7 @@ class EventTable(tables.Table):
     )
 
     class Meta:
-        template_name = TABLE_TEMPLATE
+        template_name = EVENT_TABLE_TEMPLATE
         orderable = False
         attrs = {"class": "table event-table cards-on-phone"}
         empty_text = "No events match."
@@ -41,35 +90,34 @@ class EventTable(tables.Table):
         self.anchor = "events"
         self.previous_label, self.next_label = "Newer", "Older"
 
-    def render_name(self, record):
-        tags = []
-        if record.team_size > 1:
-            tags.append(mark_safe(' <span class="tag">Teams</span>'))
-        if record.level:
-            tags.append(format_html(' <span class="tag tag-level">{}</span>', record.get_level_display()))
-        if record.status != EventStatus.RATED:
-            tags.append(format_html(' <span class="tag tag-muted">{}</span>', record.get_status_display()))
-        return format_html(
-            '<a href="{}">{}</a>{}',
-            reverse("events:detail", args=[record.pk]),
-            record.name,
-            format_html_join("", "{}", ((tag,) for tag in tags)),
-        )
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        event_url = url_maker("events:detail")
 
-    def render_format(self, value):
-        return format_name(value)
+        def name(event, _):
+            tags = ' <span class="tag">Teams</span>' if event.team_size > 1 else ""
+            if event.level:
+                tags += f' <span class="tag tag-level">{escape(event.get_level_display())}</span>'
+            if event.status != EventStatus.RATED:
+                tags += f' <span class="tag tag-muted">{escape(event.get_status_display())}</span>'
+            return mark_safe(f'<a href="{escape(event_url(event.pk))}">{escape(event.name)}</a>{tags}')
 
-    def render_k(self, record):
-        return "—" if record.format == VTES_FORMAT else record.k
+        def place(event, _):
+            if not event.country:
+                return event.city or "—"
+            label = country_label(event.country)
+            return format_html("{}, {}", event.city, label) if event.city else label
 
-    def render_place(self, record):
-        if not record.country:
-            return record.city or "—"
-        label = country_label(record.country)
-        return format_html("{}, {}", record.city, label) if record.city else label
+        return {
+            "date": (attrgetter("date"), lambda _, day: date_filter(day, "j M Y")),
+            "name": (attrgetter("name"), name),
+            "format": (attrgetter("format"), lambda _, code: format_name(code)),
+            "k": (attrgetter("k"), lambda event, _: "—" if event.format == VTES_FORMAT else event.k),
+            "player_count": (attrgetter("player_count"), lambda _, count: count),
+            "place": (_always, place),
+        }
 
 
-class StandingTable(tables.Table):
+class StandingTable(OnePassTable):
     """Final standings; V:EKN events add the rating points each player earned."""
 
     rank = tables.Column(verbose_name="Rank", attrs=cell("Rank", "num col-rank"))
@@ -80,7 +128,7 @@ class StandingTable(tables.Table):
     points = tables.Column(verbose_name="Points", accessor="participant_id", attrs=cell("Rating points", "num"))
 
     class Meta:
-        template_name = TABLE_TEMPLATE
+        template_name = EVENT_TABLE_TEMPLATE
         orderable = False
         attrs = {"class": "table standings-table compact-on-phone"}
 
@@ -89,32 +137,38 @@ class StandingTable(tables.Table):
         self.scores, self.rounding = scores, rounding
         self.anchor = "standings"
 
-    def render_participant(self, value):
-        return participant_link(value)
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        scores, rounding = self.scores, self.rounding
 
-    def render_vp(self, value):
-        return f"{float(value):g}"
+        def final(standing, _):
+            if not standing.final:
+                return "—"
+            css = "tag tag-yes" if standing.final == "winner" else "tag"
+            return format_html('<span class="{}">{}</span>', css, standing.get_final_display())
 
-    def render_final(self, record):
-        if not record.final:
-            return "—"
-        css = "tag tag-yes" if record.final == "winner" else "tag"
-        return format_html('<span class="{}">{}</span>', css, record.get_final_display())
+        def points(standing, _):
+            score = scores.get(standing.participant_id)
+            if score is None:
+                return "—"
+            if score.bonus:
+                return format_html(
+                    '<strong title="{}">{}</strong>',
+                    f"includes a finals bonus of {score.bonus:.1f} (coefficient {score.coefficient:.3f})",
+                    rating_shown(score.points, rounding),
+                )
+            return format_html("<strong>{}</strong>", rating_shown(score.points, rounding))
 
-    def render_points(self, record):
-        score = self.scores.get(record.participant_id)
-        if score is None:
-            return "—"
-        if score.bonus:
-            return format_html(
-                '<strong title="{}">{}</strong>',
-                f"includes a finals bonus of {score.bonus:.1f} (coefficient {score.coefficient:.3f})",
-                rating_shown(score.points, self.rounding),
-            )
-        return format_html("<strong>{}</strong>", rating_shown(score.points, self.rounding))
+        return {
+            "rank": (attrgetter("rank"), lambda _, rank: rank),
+            "participant": (attrgetter("participant"), lambda _, participant: links(participant)),
+            "vp": (attrgetter("vp"), lambda _, vp: f"{float(vp):g}"),
+            "gw": (attrgetter("gw"), lambda _, gw: gw),
+            "final": (_always, final),
+            "points": (attrgetter("participant_id"), points),
+        }
 
 
-class RatingChangeTable(tables.Table):
+class RatingChangeTable(OnePassTable):
     """Each participant's rating over the event: before the first match, after the last."""
 
     participant = tables.Column(verbose_name="Player", attrs=cell("Player", "col-name"), order_by=("name",))
@@ -124,7 +178,7 @@ class RatingChangeTable(tables.Table):
     change = tables.Column(verbose_name="Change", attrs=cell("Change", "num col-change"))
 
     class Meta:
-        template_name = TABLE_TEMPLATE
+        template_name = EVENT_TABLE_TEMPLATE
         attrs = {"class": "table change-table compact-on-phone"}
 
     def __init__(self, data, *, rounding: str, team: bool = False, **kwargs):
@@ -133,59 +187,57 @@ class RatingChangeTable(tables.Table):
         if team:
             self.columns["participant"].column.verbose_name = "Team"
 
-    def render_participant(self, value):
-        return participant_link(value)
-
-    def render_record(self, record):
-        return f"{record.wins}–{record.draws}–{record.losses}"
-
-    def render_rating_before(self, value):
-        return rating_shown(value, self.rounding)
-
-    def render_rating_after(self, value):
-        return format_html("<strong>{}</strong>", rating_shown(value, self.rounding))
-
-    def render_change(self, value):
-        return change_cell(value)
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        rounding = self.rounding
+        return {
+            "participant": (attrgetter("participant"), lambda _, participant: links(participant)),
+            "record": (attrgetter("wins"), lambda row, _: f"{row.wins}–{row.draws}–{row.losses}"),
+            "rating_before": (attrgetter("rating_before"), lambda _, rating: rating_shown(rating, rounding)),
+            "rating_after": (
+                attrgetter("rating_after"),
+                lambda _, rating: mark_safe(f"<strong>{escape(rating_shown(rating, rounding))}</strong>"),
+            ),
+            "change": (attrgetter("change"), lambda _, change: change_cell(change)),
+        }
 
 
-def _side(participant, change, winner: bool):
-    change_html = (
-        format_html(' <span class="{}">{}</span>', change_class(change), signed(change)) if change is not None else ""
+def _always(_record) -> bool:
+    """The value of a column shown whatever the record holds (empty_values=()): never empty."""
+    return True
+
+
+def _side(participant, change, winner: bool, links: ParticipantLinks) -> str:
+    change_html = f' <span class="{change_class(change)}">{escape(signed(change))}</span>' if change is not None else ""
+    return (
+        f'<div class="side{" is-winner" if winner else ""}"><span class="side-name">{links(participant)}</span>'
+        f"{change_html}</div>"
     )
-    return format_html(
-        '<div class="side{}"><span class="side-name">{}</span>{}</div>',
-        " is-winner" if winner else "",
-        participant_link(participant),
-        change_html,
-    )
 
 
-def match_item(match, *, change1, change2, corrections) -> str:
-    """One match of an event page as an <li>: both sides (winner in bold) with their rating changes, the games."""
+_OUTCOMES = {1: "won", 2: "lost", 0: "drew"}
+
+
+def match_item(match, *, change1, change2, corrections, links: ParticipantLinks | None = None) -> SafeString:
+    """One match of an event page as an <li>: both sides (winner in bold) with their rating changes, the games.
+
+    Written as plain strings (a big round has hundreds): pass one `links` for all the matches of a page.
+    """
+    links = links or ParticipantLinks()
     games1, games2 = match.games1, match.games2
-    winner = 0 if match.is_bye or games1 == games2 else 1 if games1 > games2 else 2
-    if match.is_bye:
-        score = mark_safe('<span class="tag">Bye</span>')
-        right = mark_safe('<div class="side"><span class="muted">no opponent</span></div>')
+    bye = match.is_bye
+    winner = 0 if bye or games1 == games2 else 1 if games1 > games2 else 2
+    if bye:
+        score = '<span class="tag">Bye</span>'
+        right = '<div class="side"><span class="muted">no opponent</span></div>'
     else:
-        outcome = {1: "won", 2: "lost", 0: "drew"}[winner]
         games = f"{games1}–{games2}–{match.draws}" if match.draws else f"{games1}–{games2}"
         title = ' title="games won by each, then drawn games"' if match.draws else ""
-        score = format_html(
-            '<span class="visually-hidden">{}, games </span><span{}>{}</span>', outcome, mark_safe(title), games
-        )
-        right = _side(match.participant2, change2, winner == 2)
+        score = f'<span class="visually-hidden">{_OUTCOMES[winner]}, games </span><span{title}>{escape(games)}</span>'
+        right = _side(match.participant2, change2, winner == 2, links)
     if corrections:
-        score = format_html(
-            '{}<details class="correction"><summary>Corrected</summary><ul>{}</ul></details>',
-            score,
-            format_html_join("", "<li>{}</li>", ((correction_note(correction),) for correction in corrections)),
-        )
-    return format_html(
-        '<li class="match{}">{}<div class="score">{}</div>{}</li>',
-        " is-bye" if match.is_bye else "",
-        _side(match.participant1, change1, winner == 1),
-        score,
-        right,
+        notes = "".join(f"<li>{correction_note(correction)}</li>" for correction in corrections)
+        score = f'{score}<details class="correction"><summary>Corrected</summary><ul>{notes}</ul></details>'
+    return mark_safe(
+        f'<li class="match{" is-bye" if bye else ""}">{_side(match.participant1, change1, winner == 1, links)}'
+        f'<div class="score">{score}</div>{right}</li>'
     )

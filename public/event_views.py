@@ -1,11 +1,13 @@
 """The event list and event pages."""
 
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
 
 from corrections.selectors import match_corrections
 from events import selectors
 from lib.tables import configure
 from organize import selectors as organize_selectors
+from players.links import ParticipantLinks
 from public.event_filters import EventFilter
 from public.event_tables import EventTable, RatingChangeTable, StandingTable, match_item
 from ratings.models import Ruleset
@@ -34,7 +36,9 @@ def event_detail(request, event_id):
 
     standings_table = _standings_table(request, standings, scores, categories)
     change_tables = [(each.category, _change_table(request, each, teams=event.team_size > 1)) for each in changes]
-    matches = selectors.event_matches(event=event, round=one_round)
+    # The participants of the rating changes, already read with their players or teams, are put on the matches.
+    participants = {row.participant.pk: row.participant for each in changes for row in each.rows}
+    matches = selectors.event_matches(event=event, round=one_round, participants=participants)
     any_score = next(iter(scores.values()), None)  # N and the coefficient are the same for everyone
     return render(
         request,
@@ -93,9 +97,10 @@ def _all_rounds_allowed(rounds) -> bool:
 
 
 def _by_round(rounds, matches, match_changes) -> list[tuple]:
-    """(round, [match as HTML]) for each round shown, corrected matches marked."""
+    """(round, its matches as HTML) for each round shown, corrected matches marked."""
     matches = list(matches)
     corrections = match_corrections(match_ids=[match.pk for match in matches])
+    links = ParticipantLinks()
     by_round: dict[int, list[str]] = {}
     for match in matches:
         by_round.setdefault(match.round, []).append(
@@ -104,6 +109,8 @@ def _by_round(rounds, matches, match_changes) -> list[tuple]:
                 change1=match_changes.get((match.pk, match.participant1_id)),
                 change2=match_changes.get((match.pk, match.participant2_id)),
                 corrections=corrections.get(match.pk, []),
+                links=links,
             )
         )
-    return [(each, by_round[each.number]) for each in rounds if each.number in by_round]
+    # Each round's matches joined here: a template loop over a big round's hundreds of items costs more.
+    return [(each, mark_safe("\n".join(by_round[each.number]))) for each in rounds if each.number in by_round]

@@ -1,14 +1,15 @@
 from django.shortcuts import render
 
 from events import selectors
-from ratings.models import Category
+from public.conditional import categories_read, every_list_state, public_page_cached
 from ratings.selectors.leaders import category_leaders
 
 HOME_LEADERS = 10
 
 
+@public_page_cached(every_list_state)
 def home(request):
-    categories = list(Category.objects.all())
+    categories = categories_read(request)
     leaders = category_leaders(categories=categories, limit=HOME_LEADERS)
     return render(
         request,

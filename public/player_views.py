@@ -11,6 +11,7 @@ from lib.tables import configure
 from players import selectors
 from players.links import player_url
 from players.models import Player
+from public.conditional import player_state, public_page_cached, team_state
 from public.player_tables import HeadToHeadTable, PlayerTable, RatingHistoryTable, VeknScoreTable
 from ratings.selectors import head_to_head, vekn
 from ratings.selectors import players as ratings_of_players
@@ -32,6 +33,7 @@ def player_list(request):
     return render(request, "players/player_list.html", {"query": query, "table": table})
 
 
+@public_page_cached(player_state)
 def player_detail(request, number):
     player = get_object_or_404(Player.objects.public(), membership_number=number)
     context = _participant_context(request, player.participant_id)
@@ -39,6 +41,7 @@ def player_detail(request, number):
     return render(request, "players/player_detail.html", context)
 
 
+@public_page_cached(team_state)
 def team_detail(request, participant_id):
     team = head_to_head.team_by_participant(participant_id=participant_id)
     if team is None:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from lib.client_address import client_address
 from players import geography
+from public.conditional import categories_read, every_list_state, public_page_cached, ranking_state
 from public.ranking_forms import UNRANKED, RankingFiltersForm
 from public.ranking_tables import RankingTable
 from ratings import exports
@@ -33,8 +34,9 @@ def too_many_new_dates(request, wait: int):
     return response
 
 
+@public_page_cached(every_list_state)
 def ranking_index(request):
-    categories = list(Category.objects.all())
+    categories = categories_read(request)
     leaders = category_leaders(categories=categories, limit=INDEX_LEADERS)
     return render(
         request,
@@ -43,8 +45,9 @@ def ranking_index(request):
     )
 
 
+@public_page_cached(ranking_state)
 def ranking_detail(request, slug):
-    categories = list(Category.objects.all())  # the tabs; the category is one of them
+    categories = categories_read(request)  # the tabs; the category is one of them
     category = next((each for each in categories if each.slug == slug), None)
     if category is None:
         raise Http404(f"No rating category {slug!r}.")

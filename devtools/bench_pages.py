@@ -1,0 +1,130 @@
+"""The pages `manage.py bench` times: median and worst server time in process, and the queries of one request."""
+
+import statistics
+import time
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.db import connection
+from django.db.models import Count, F
+from django.test.utils import CaptureQueriesContext, override_settings
+
+from events.models import Event
+from ratings.models import Category
+
+MARATHON_ID = "BENCH-MARATHON"  # the player with a 2,000-match history the bundle adds (devtools.benchmark)
+EVENTS_PER_PAGE = 50  # public.event_views
+
+
+@dataclass
+class PageFigure:
+    name: str
+    median_ms: float
+    worst_ms: float
+    queries: int
+
+
+def page_measure(client, name: str, url: str, *, repeat: int = 15) -> PageFigure:
+    """Median and worst server time of `repeat` requests (after one warm-up), and the queries of one."""
+    response = client.get(url)
+    if response.status_code != 200:
+        raise RuntimeError(f"{url} answered {response.status_code}")
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        client.get(url)
+        times.append((time.perf_counter() - started) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return PageFigure(name, statistics.median(times), max(times), len(queries))
+
+
+def _site_pages(sample_name: str) -> list[tuple[str, str]]:
+    """The pages every visitor passes through: home, the event list, the largest event, a player search."""
+    events = Event.objects.count()
+    deep = max(1, min(50, (events + EVENTS_PER_PAGE - 1) // EVENTS_PER_PAGE))
+    largest = (
+        Event.objects.annotate(rows=Count("matches"))
+        .order_by(F("player_count").desc(nulls_last=True), "-rows", "pk")
+        .values_list("pk", "player_count", "rows")
+        .first()
+    )
+    pages = [
+        ("home page", "/"),
+        ("event list, page 1", "/events/"),
+        (f"event list, page {deep}", f"/events/?page={deep}"),
+    ]
+    if largest:
+        pk, players, rows = largest
+        pages.append((f"event page, the largest event ({players} players, {rows} matches)", f"/events/{pk}/"))
+    pages.append((f"player search ({sample_name!r})", f"/players/?q={sample_name}"))
+    return pages
+
+
+def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
+    """The ranking pages of `constructed` (every level, deep pages, past dates), a player page, and with
+    `site_pages` the home page, event list and largest event page and a player search."""
+    from django.test import Client
+
+    from ratings.models import CurrentRating, RankingSnapshot, SnapshotRating
+
+    client = Client()
+    category = Category.objects.get(slug="constructed")
+    lists = CurrentRating.objects.filter(category=category)
+    sample = lists.filter(ranked=True).exclude(region="").order_by("world_rank")[0]
+
+    def last_page(**level) -> int:
+        return max(1, (lists.filter(**level).count() + 49) // 50)
+
+    world, unranked = last_page(ranked=True), last_page(ranked=False)
+    continent = last_page(ranked=True, continent=sample.continent)
+    country = last_page(ranked=True, country=sample.country)
+    base = "/rankings/constructed/"
+    past = (date.today().replace(day=1) - timedelta(days=400)).isoformat()
+    marathon_matches = lists.filter(display_id=MARATHON_ID).values_list("matches", flat=True).first()
+    search = "?q=" + sample.name.split()[0]
+    pages = [
+        ("ranking: world, page 1", "/rankings/constructed/"),
+        (f"ranking: world, last page ({world})", f"/rankings/constructed/?page={world}"),
+        (f"ranking: world, middle page ({world // 2})", f"/rankings/constructed/?page={world // 2}"),
+        ("ranking: continent", f"/rankings/constructed/?continent={sample.continent}"),
+        (f"ranking: continent, last page ({continent})", f"{base}?continent={sample.continent}&page={continent}"),
+        ("ranking: country", f"/rankings/constructed/?country={sample.country}"),
+        (f"ranking: country, last page ({country})", f"/rankings/constructed/?country={sample.country}&page={country}"),
+        ("ranking: region", f"/rankings/constructed/?country={sample.country}&region={sample.region}"),
+        ("ranking: unranked list", "/rankings/constructed/?list=unranked"),
+        (f"ranking: unranked, last page ({unranked})", f"/rankings/constructed/?list=unranked&page={unranked}"),
+        (f"ranking: unranked, middle page ({unranked // 2})", f"{base}?list=unranked&page={unranked // 2}"),
+        ("ranking: search", f"/rankings/constructed/{search}"),
+        ("ranking: sorted by name, page 2", "/rankings/constructed/?sort=name&page=2"),
+        (f"ranking: as of {past}", f"/rankings/constructed/?as_of={past}"),
+        (f"ranking: as of {past}, last page", f"/rankings/constructed/?as_of={past}&page={world}"),
+        (f"ranking: as of {past}, country", f"/rankings/constructed/?as_of={past}&country={sample.country}"),
+        (f"ranking: as of {past}, unranked", f"/rankings/constructed/?as_of={past}&list=unranked"),
+        (f"ranking: as of {past}, search", f"/rankings/constructed/{search}&as_of={past}"),
+        (f"player page ({marathon_matches} matches)", f"/players/{MARATHON_ID}/"),
+        ("player page, history page 40", f"/players/{MARATHON_ID}/?page=40"),
+    ]  # fmt: skip
+    if site_pages:
+        pages = _site_pages(sample.name.split()[0]) + pages
+    # Past lists are written on their first request: start from none, so the first requests below are first.
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {SnapshotRating._meta.db_table}, {RankingSnapshot._meta.db_table}")
+    with override_settings(DEBUG=False):  # as in production: no query log, no debug templates
+        figures = [page_measure(client, name, url) for name, url in pages]
+        # A past date nobody asked for yet today: its list and the month end's before it are written.
+        day = date.today() - timedelta(days=333)
+        figures.append(_first_request("ranking: a new past date, first request", day, client))
+        # Another day of that month: written from the month end's list and the history in between.
+        other = day + timedelta(days=1 if day.day < 20 else -1)
+        figures.append(_first_request("ranking: a day of the same month, first request", other, client))
+    return figures
+
+
+def _first_request(name: str, day: date, client) -> PageFigure:
+    started = time.perf_counter()
+    response = client.get(f"/rankings/constructed/?as_of={day.isoformat()}")
+    first = (time.perf_counter() - started) * 1000
+    if response.status_code != 200:
+        raise RuntimeError(f"as_of={day} answered {response.status_code}")
+    return PageFigure(f"{name} ({day.isoformat()})", first, first, -1)

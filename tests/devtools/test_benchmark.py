@@ -1,0 +1,85 @@
+"""The bench's pieces that need no 1M world: its bundle, its limit over every list, and how it reads the reports."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from devtools import benchmark
+from ratings.models import Category, CurrentRating, RatingEntry, Ruleset
+from tests.worlds import demo_world_rated
+
+ELO_LISTS = ["constructed", "limited", "vintage", "team-constructed", "team-limited"]
+
+
+@pytest.fixture
+def world(db, tmp_path):
+    demo_world_rated(tmp_path, players=300, events=40, seed=7)
+
+
+def test_the_limit_counts_every_rated_match_of_every_elo_list(world):
+    lists = benchmark.elo_lists()
+
+    assert [category.slug for category in lists] == ELO_LISTS  # the derived and V:EKN lists are not Elo
+    assert sum(len(benchmark.limit_matches(category)) for category in lists) > 2000
+    for category in lists:
+        matches = benchmark.limit_matches(category)
+        rows = []
+        ratings = benchmark.elo_rows(matches, rows)
+        assert len(matches) == RatingEntry.objects.filter(category=category).count() // 2, category.slug
+        assert len(rows) == 2 * len(matches)
+        # The same update as the list's own (dci-2001, K the event's), so the same ratings come out.
+        assert ratings == pytest.approx(
+            dict(CurrentRating.objects.filter(category=category).values_list("participant_id", "rating"))
+        )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the limit's COPY is PostgreSQL's")
+def test_the_limit_copies_two_rows_per_match_of_every_list(world):
+    limit = benchmark.limit_lists_measure()
+
+    rated = RatingEntry.objects.filter(category__ruleset=Ruleset.DCI_2001).count() // 2
+    assert list(limit.matches) == ELO_LISTS
+    assert limit.rated == rated
+    assert limit.seconds == limit.loop + limit.copying > 0
+
+
+def test_every_list_of_a_recompute_is_read_from_its_report(world):
+    output = StringIO()
+    call_command("recompute_ratings", stdout=output)
+
+    reported = benchmark.reported_lists(output.getvalue())
+
+    assert {slug for line in reported for slug in line.split(", ")} == set(
+        Category.objects.values_list("slug", flat=True)
+    )
+    assert benchmark.reported_total(output.getvalue()) == pytest.approx(sum(map(sum, reported.values())))
+
+
+def test_the_bundle_is_the_demo_world_or_the_one_list_world_and_no_older_bench(tmp_path):
+    (tmp_path / "bench-v3-300-5560-7-2026-01-01.done").write_text("an older bench's world")
+
+    counts = benchmark.bundle_prepare(tmp_path, players=300, matches=40 * 139, seed=7)
+
+    assert counts["matches"] > 0  # written afresh: the older bench's marker means nothing
+    assert not (tmp_path / "categories.csv").exists()  # the default categories, every list
+    assert not list(tmp_path.glob("bench-v3-*"))
+    assert benchmark.bundle_prepare(tmp_path, players=300, matches=40 * 139, seed=7, one_list=True) == {"cached": True}
+    assert "constructed,Constructed,dci-2001,standard block extended sealed" in (tmp_path / "categories.csv").read_text(
+        encoding="utf-8"
+    )
+    benchmark.bundle_prepare(tmp_path, players=300, matches=40 * 139, seed=7)
+    assert not (tmp_path / "categories.csv").exists()
+
+
+def test_a_report_is_read_line_by_line_whether_derived_lists_follow_each_list_or_come_once():
+    alone = "constructed: 10 rated, 20 history rows, cleanup 0.50 s, published in 1.25 s\n"
+    together = (
+        alone
+        + "vtes: 3 rated, 3 history rows, cleanup 0.00 s, published in 0.25 s\ncomposite: derived, built in 0.5 s\n"
+    )
+
+    assert benchmark.reported_lists(alone) == {"constructed": (1.25, 0.5)}
+    assert benchmark.reported_lists(together)["composite"] == (0.5, 0.0)
+    assert benchmark.reported_total(together) == pytest.approx(2.5)

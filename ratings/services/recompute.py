@@ -62,8 +62,14 @@ class RecomputeResult:
     stagings: list[tuple] = field(default_factory=list)
 
 
-def category_recompute(*, category: Category, since: date | None = None) -> RecomputeResult:
-    """Rebuild the category's history from `since` on (everything when None); earlier history stays."""
+def category_recompute(
+    *, category: Category, since: date | None = None, derived_follow: bool = True
+) -> RecomputeResult:
+    """Rebuild the category's history from `since` on (everything when None); earlier history stays.
+
+    The lists derived from it follow unless `derived_follow` is False: a caller recomputing several
+    components of a derived list builds it once, after all of them (derived_lists_follow).
+    """
     started = time.monotonic()
     listing: list[Future] = []  # today's list, written through a connection of its own (a full recompute)
     # Only a transaction of its own can be helped by a second connection: one inside a caller's
@@ -75,7 +81,7 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
             # rows that merely reference the category (a recompute queued by a saved match) be written meanwhile.
             category = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
             if category.ruleset == Ruleset.DERIVED:
-                _history_changed(category)  # a derived list has no history of its own: rebuild its list
+                _derived_list_refresh(category)  # a derived list has no history of its own: rebuild its list
                 return RecomputeResult(category.slug, since)
             result = _recompute_in_transaction(category, since, listing if alone else None)
     except BaseException:
@@ -83,13 +89,8 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         category_tables.scratch_drop(listing)
         raise
     result.published_seconds = time.monotonic() - started
-    # Lists derived from this one follow, each under its own lock: they read
-    # the lists just published, and their readers need not wait for this one.
-    for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
-        if category.slug in derived.component_list:
-            with transaction.atomic():
-                derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
-                _history_changed(derived, since=since, changed=result.changed)
+    if derived_follow:
+        derived_lists_follow(results=[result])
     _tidy_after_large_rewrite(category, result)
     logger.info(
         "recomputed %s since %s: %d matches, %d entries",
@@ -99,6 +100,44 @@ def category_recompute(*, category: Category, since: date | None = None) -> Reco
         result.entries_written,
     )
     return result
+
+
+def derived_lists_follow(*, results: list[RecomputeResult]) -> list[Category]:
+    """Bring up to date, once each, the lists derived from the categories recomputed in `results`;
+    returns them.
+
+    Each is built under its own lock, after its components' recomputes have
+    published: it reads their lists, and its readers need not wait for them.
+    Where every component recomputed was recomputed from a date, only the
+    participants whose ratings those recomputes changed are built again (the
+    union of theirs, from the earliest date); otherwise the whole list.
+    """
+    followed = []
+    for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
+        mine = [result for result in results if result.category in derived.component_list]
+        if not mine:
+            continue
+        since, changed = None, None
+        if all(result.since is not None and result.changed is not None for result in mine):
+            since = min(result.since for result in mine)
+            changed = set().union(*(result.changed for result in mine))
+        with transaction.atomic():
+            derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
+            _derived_list_refresh(derived, since=since, changed=changed)
+        followed.append(derived)
+    return followed
+
+
+def _derived_list_refresh(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
+    """A derived list brought up to date: whole, or for `changed` only (after a recompute from `since`)."""
+    started = time.monotonic()
+    _history_changed(category, since=since, changed=changed)
+    logger.info(
+        "derived list %s: %s in %.2f s",
+        category.slug,
+        "rebuilt" if changed is None else f"{len(changed)} participants refreshed",
+        time.monotonic() - started,
+    )
 
 
 def _recompute_in_transaction(category: Category, since: date | None, listing: list | None) -> RecomputeResult:

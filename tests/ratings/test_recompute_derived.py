@@ -1,0 +1,151 @@
+"""Derived lists (composite, SPEC 3.1) built by the database from their components' lists, once per change.
+
+The database's build (ratings.services.lists.derived_list_sql) must give exactly the rows the Python path
+gives (_current_rows_read: derived_standing and rank_levels over the components' lists): every column, the
+ratings to the last bit, the ranks at every level, last month's columns.
+"""
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.utils import timezone
+
+from events.models import Match
+from ratings.models import Category, CurrentRank, CurrentRating
+from ratings.services import lists, recompute
+from ratings.services.lists import CURRENT_FIELDS, RANK_FIELDS, current_ratings_rebuild
+from ratings.services.recompute import category_recompute
+from tests.worlds import demo_world_rated
+
+pytestmark = pytest.mark.django_db
+
+
+def category(slug: str) -> Category:
+    return Category.objects.get(slug=slug)
+
+
+@pytest.fixture
+def world(tmp_path):
+    """A demo world played up to today (so last month's list differs from today's), with low thresholds
+    so that many are ranked in one component only, and some in neither."""
+    today = timezone.localdate()
+    demo_world_rated(tmp_path, players=400, events=60, seed=7, start=today - timedelta(days=500), end=today)
+    Category.objects.filter(slug="constructed").update(ranked_after=4)
+    Category.objects.filter(slug="limited").update(ranked_after=6)
+    for slug in ("constructed", "limited"):
+        category_recompute(category=category(slug))
+
+
+def stored_rows(slug: str) -> dict[int, tuple]:
+    rows = CurrentRating.objects.filter(category=category(slug)).values_list(*CURRENT_FIELDS)
+    return {row[1]: tuple(row) for row in rows}
+
+
+def stored_ranks(slug: str) -> dict[int, tuple]:
+    return {row[1]: tuple(row) for row in CurrentRank.objects.filter(category=category(slug)).values_list(*RANK_FIELDS)}
+
+
+def python_rows(slug: str) -> dict[int, tuple]:
+    """The list as the Python path computes it from the components' lists."""
+    rows = lists._current_rows_read(category(slug), timezone.localdate())
+    return {row[1]: row for row in rows}
+
+
+def assert_same_rows(got: dict[int, tuple], expected: dict[int, tuple]) -> None:
+    assert got.keys() == expected.keys()
+    for participant, row in expected.items():
+        for name, value, stored in zip(CURRENT_FIELDS, row, got[participant], strict=True):
+            if isinstance(value, float):  # to the last bit
+                assert stored.hex() == value.hex(), (participant, name)
+            else:
+                assert stored == value, (participant, name, stored, value)
+
+
+def test_the_database_builds_the_derived_list_the_python_path_builds(world):
+    composite = category("composite")
+    assert lists.derived_list_in_sql(composite)
+    expected = python_rows("composite")
+    # The world has what the rules tell apart: both components, one only, ranked in either, last month's.
+    constructed, limited = stored_rows("constructed"), stored_rows("limited")
+    assert constructed.keys() & limited.keys() and constructed.keys() ^ limited.keys()
+    assert any(row[CURRENT_FIELDS.index("previous_rating")] is None for row in expected.values())
+    assert any(row[CURRENT_FIELDS.index("previous_world_rank")] for row in expected.values())
+    assert any(row[CURRENT_FIELDS.index("region_rank")] for row in expected.values())
+
+    current_ratings_rebuild(category=composite)
+
+    assert_same_rows(stored_rows("composite"), expected)
+    world_at = CURRENT_FIELDS.index("world_rank")
+    ranks = stored_ranks("composite")
+    assert ranks == {
+        participant: tuple(row[CURRENT_FIELDS.index(name)] for name in RANK_FIELDS)
+        for participant, row in expected.items()
+        if row[world_at] is not None
+    }
+
+
+def test_a_derived_list_rebuilt_over_rows_that_differ_rewrites_exactly_those(world):
+    """On PostgreSQL a rebuild that finds few rows differing writes only those (the others stay as stored)."""
+    composite = category("composite")
+    expected = python_rows("composite")
+    rows = CurrentRating.objects.filter(category=composite).order_by("participant_id")
+    first, second, third = (row.participant_id for row in rows[:3])
+    CurrentRating.objects.filter(category=composite, participant_id=first).update(rating=1.5, world_rank=None)
+    CurrentRating.objects.filter(category=composite, participant_id=second).update(previous_rating=None, name="X")
+    CurrentRating.objects.filter(category=composite, participant_id=third).delete()
+    CurrentRank.objects.filter(category=composite, participant_id__in=[first, second, third]).delete()
+    CurrentRank.objects.filter(category=composite).order_by("participant_id").last().delete()
+    untouched = CurrentRating.objects.filter(category=composite).order_by("participant_id").values_list("id")[5][0]
+
+    current_ratings_rebuild(category=composite)
+
+    assert_same_rows(stored_rows("composite"), expected)
+    world_at = CURRENT_FIELDS.index("world_rank")
+    assert stored_ranks("composite") == {
+        participant: tuple(row[CURRENT_FIELDS.index(name)] for name in RANK_FIELDS)
+        for participant, row in expected.items()
+        if row[world_at] is not None
+    }
+    if connection.vendor == "postgresql":
+        assert CurrentRating.objects.filter(pk=untouched).exists()  # rewritten in place, not afresh
+
+
+def test_a_derived_list_refreshed_for_the_changed_participants_equals_one_built_whole(world):
+    match = Match.objects.filter(event__format="standard", participant2__isnull=False).order_by("-event__date").first()
+    match.games1, match.games2 = match.games2, match.games1 + 1
+    match.save()
+
+    category_recompute(category=category("constructed"), since=match.event.date)
+
+    assert_same_rows(stored_rows("composite"), python_rows("composite"))
+
+
+def test_a_recompute_of_every_list_builds_the_derived_list_once_after_its_components(world):
+    calls = []
+    real = recompute._derived_list_refresh
+
+    def counted(derived, **kwargs):
+        calls.append((derived.slug, kwargs))
+        return real(derived, **kwargs)
+
+    with mock.patch.object(recompute, "_derived_list_refresh", counted):
+        call_command("recompute_ratings", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert calls == [("composite", {"since": None, "changed": None})]
+    assert_same_rows(stored_rows("composite"), python_rows("composite"))
+
+    calls.clear()
+    since = timezone.localdate() - timedelta(days=7)
+    with mock.patch.object(recompute, "_derived_list_refresh", counted):
+        call_command("recompute_ratings", since=since.isoformat(), stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert [slug for slug, _ in calls] == ["composite"]
+    assert calls[0][1]["since"] == since and calls[0][1]["changed"] is not None  # only those who played since
+    assert_same_rows(stored_rows("composite"), python_rows("composite"))
+
+
+def test_one_list_recomputed_alone_is_still_followed_by_its_derived_list(world):
+    with mock.patch.object(recompute, "_derived_list_refresh", wraps=recompute._derived_list_refresh) as refresh:
+        category_recompute(category=category("limited"))
+    assert [call.args[0].slug for call in refresh.call_args_list] == ["composite"]

@@ -1,6 +1,6 @@
 """Derived lists (composite, SPEC 3.1) built by the database from their components' lists, once per change.
 
-The database's build (ratings.services.lists.derived_list_sql) must give exactly the rows the Python path
+The database's build (ratings.services.derived_lists.derived_list_sql) must give exactly the rows the Python path
 gives (_current_rows_read: derived_standing and rank_levels over the components' lists): every column, the
 ratings to the last bit, the ranks at every level, last month's columns.
 """
@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from events.models import Match
 from ratings.models import Category, CurrentRank, CurrentRating
-from ratings.services import lists, recompute
+from ratings.services import derived_lists, lists, recompute
 from ratings.services.lists import CURRENT_FIELDS, RANK_FIELDS, current_ratings_rebuild
 from ratings.services.recompute import category_recompute
 from tests.worlds import demo_world_rated
@@ -66,7 +66,7 @@ def assert_same_rows(got: dict[int, tuple], expected: dict[int, tuple]) -> None:
 
 def test_the_database_builds_the_derived_list_the_python_path_builds(world):
     composite = category("composite")
-    assert lists.derived_list_in_sql(composite)
+    assert derived_lists.derived_list_in_sql(composite)
     expected = python_rows("composite")
     # The world has what the rules tell apart: both components, one only, ranked in either, last month's.
     constructed, limited = stored_rows("constructed"), stored_rows("limited")

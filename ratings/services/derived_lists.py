@@ -1,0 +1,203 @@
+"""Derived lists (composite: SPEC 3.1) built by the database from their components' lists, writing only the
+rows that differ."""
+
+from datetime import date
+
+from django.db import connection
+
+from players import geography
+from players.models import Player
+from ratings import category_tables
+from ratings.models import Category, CurrentRank, CurrentRating, Ruleset
+from ratings.selectors.lists import RANK_LEVELS, rank_sql
+from ratings.services.list_fields import CURRENT_FIELDS, LIST_FILLFACTOR, RANK_FIELDS, list_column
+
+
+def derived_list_in_sql(category: Category) -> bool:
+    """Whether the database builds the derived list from its components' lists (derived_list_sql): lists
+    of players, whose names and places it reads from the players' table. A list of teams is built in Python."""
+    return category.ruleset == Ruleset.DERIVED and category.team_size == 1
+
+
+def derived_list_sql(category: Category, today: date) -> tuple[str, list]:
+    """Today's list of a derived category, as one SELECT of CURRENT_FIELDS (in that order) from its
+    components' lists, and its parameters: what current_rows_from_standings makes of
+    _derived_standings_of_lists (SPEC 3.1: the mean of the components' ratings, the start rating for a
+    missing one; ranked when ranked in any), today's and last month's, with their ranks (rank_sql).
+
+    The arithmetic is derived_standing's, term by term: the sum of the ratings the participant has
+    (0.0 added for a missing one changes no bit), plus the start rating times the number missing, divided
+    by the number of components. With two components the order of the sum is immaterial (IEEE addition
+    commutes), so the ratings are the Python path's to the last bit; with more, Python's order is the
+    order the database returned the rows in, which is unspecified anyway.
+    """
+    components = list(Category.objects.filter(slug__in=category.component_list).values_list("pk", flat=True))
+    count = len(components)
+    table = CurrentRating._meta.db_table
+    players = Player._meta.db_table
+    continents = sorted(geography.CONTINENT_OF_COUNTRY.items())
+    params: list = [value for pair in continents for value in pair]
+    pivots = []
+    for number, component in enumerate(components):
+        pivots.append(f"MAX(CASE WHEN category_id = %s THEN rating END) AS r{number}")
+        pivots.append(f"MAX(CASE WHEN category_id = %s THEN previous_rating END) AS p{number}")
+        params += [component, component]
+    params += components
+    now_sum = " + ".join(f"COALESCE(r{number}, 0.0)" for number in range(count)) or "0.0"
+    before_sum = " + ".join(f"COALESCE(p{number}, 0.0)" for number in range(count)) or "0.0"
+    start = "CAST(%s AS DOUBLE PRECISION)"
+    collated = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
+    ranks = [rank_sql(level, collate=collated) for level in RANK_LEVELS]
+    ranks += [
+        rank_sql(level, rating="previous_rating", ranked="previous_ranked", collate=collated) for level in RANK_LEVELS
+    ]
+    # The ranks are windows over narrow rows (no names): eight sorts of the whole list, each in memory.
+    materialized = "MATERIALIZED " if connection.vendor == "postgresql" else ""
+    sql = f"""
+        WITH continents(country, continent) AS (VALUES {", ".join(["(%s, %s)"] * len(continents)) or "('', '')"}),
+        parts AS (
+            SELECT participant_id, {", ".join(pivots)}, COUNT(*) AS present, COUNT(previous_rating) AS present_before,
+                   SUM(matches) AS matches, MAX(last_played) AS last_played,
+                   MAX(CASE WHEN ranked THEN 1 ELSE 0 END) AS any_ranked,
+                   MAX(CASE WHEN previous_rating IS NOT NULL AND previous_ranked THEN 1 ELSE 0 END) AS any_ranked_before
+            FROM {table} WHERE category_id IN ({", ".join(["%s"] * count) or "NULL"})
+            GROUP BY participant_id
+        ),
+        standings AS {materialized}(
+            SELECT parts.participant_id, COALESCE(player.country, '') AS country,
+                   COALESCE(continents.continent, '') AS continent, COALESCE(player.region, '') AS region,
+                   (({now_sum}) + ({count} - present) * {start}) / {count} AS rating,
+                   any_ranked = 1 AS ranked,
+                   CASE WHEN present_before > 0
+                        THEN (({before_sum}) + ({count} - present_before) * {start}) / {count} END AS previous_rating,
+                   any_ranked_before = 1 AS previous_ranked
+            FROM parts
+            LEFT JOIN {players} player ON player.participant_id = parts.participant_id
+            LEFT JOIN continents ON continents.country = player.country
+        ),
+        ranks AS (
+            SELECT participant_id, country, continent, region, rating, ranked, previous_rating, previous_ranked,
+                   {", ".join(f"{rank} AS rank{number}" for number, rank in enumerate(ranks))}
+            FROM standings
+        )
+        SELECT %s, ranks.participant_id,
+               COALESCE(player.membership_number, CAST(ranks.participant_id AS TEXT)),
+               COALESCE(player.name, ''), ranks.country, ranks.continent, ranks.region, ranks.rating, parts.matches,
+               ranks.ranked, parts.matches < %s, parts.last_played, rank0, rank1, rank2, rank3,
+               ranks.previous_rating, ranks.previous_ranked, rank4, rank5, rank6, rank7, %s
+        FROM ranks
+        JOIN parts ON parts.participant_id = ranks.participant_id
+        LEFT JOIN {players} player ON player.participant_id = ranks.participant_id
+    """
+    start_rating = float(category.start_rating)
+    params += [start_rating, start_rating, category.pk, category.provisional_until]
+    params.append(connection.ops.adapt_datefield_value(today))
+    return sql, params
+
+
+# A derived list is rewritten in place when at most this share of its rows differ from the rows it should
+# have (a full recompute that changed little: few rows move), written afresh and swapped in above it.
+DERIVED_REWRITE_ABOVE = 0.25
+
+
+def derived_list_rebuild(category: Category, today: date, stagings: list | None) -> int:
+    """A derived category's list rewritten by the database from its components' lists (derived_list_sql);
+    returns its rows. On PostgreSQL only the rows that differ are written, unless many do (or the caller
+    swaps the list in itself, `stagings`): then it is written to fresh tables, as current_list_staged."""
+    select, params = derived_list_sql(category, today)
+    current, ranks = CurrentRating._meta.db_table, CurrentRank._meta.db_table
+    columns = ", ".join(list_column(name) for name in CURRENT_FIELDS)
+    rank_columns = ", ".join(list_column(name) for name in RANK_FIELDS)
+    world_rank = list_column("world_rank")
+    with connection.cursor() as cursor:
+        if not category_tables.swaps_tables():
+            CurrentRating.objects.filter(category=category).delete()
+            CurrentRank.objects.filter(category=category).delete()
+            cursor.execute(f"INSERT INTO {current} ({columns}) {select}", params)
+            written = cursor.rowcount
+            cursor.execute(
+                f"INSERT INTO {ranks} ({rank_columns}) SELECT {rank_columns}"
+                f" FROM {current} WHERE category_id = %s AND {world_rank} IS NOT NULL",
+                [category.pk],
+            )
+            return written
+        # Memory for the ranks' sorts (the default spills them to disk), for this statement only.
+        cursor.execute("SELECT current_setting('work_mem'), set_config('work_mem', '64MB', true)")
+        (work_mem, _) = cursor.fetchone()
+        cursor.execute("DROP TABLE IF EXISTS derived_rows")
+        cursor.execute(f"CREATE TEMP TABLE derived_rows ({columns}) ON COMMIT DROP AS {select}", params)
+        written = cursor.rowcount
+        cursor.execute("SELECT set_config('work_mem', %s, true)", [work_mem])
+        values = [list_column(name) for name in CURRENT_FIELDS if name not in ("category", "participant")]
+        differs = " IS DISTINCT FROM ".join(f"ROW({', '.join(f'{row}.{c}' for c in values)})" for row in "ns")
+        cursor.execute(
+            f"""
+            SELECT COUNT(s.participant_id),
+                   COUNT(*) FILTER (WHERE s.participant_id IS NULL OR n.participant_id IS NULL OR {differs})
+            FROM derived_rows n FULL JOIN (SELECT * FROM {current} WHERE category_id = %s) s
+            ON s.participant_id = n.participant_id
+            """,
+            [category.pk],
+        )
+        stored, differing = cursor.fetchone()
+        if stagings is None and stored and differing <= stored * DERIVED_REWRITE_ABOVE:
+            _derived_rows_replace(cursor, category, columns, values, differs)
+            cursor.execute("DROP TABLE derived_rows")
+            return written
+        # As current_list_staged: fresh tables, rows by participant in pages with room, ranks beside them.
+        staging = category_tables.staging_create(CurrentRating, category.pk, fillfactor=LIST_FILLFACTOR)
+        cursor.execute(f"INSERT INTO {staging} ({columns}) SELECT {columns} FROM derived_rows ORDER BY participant_id")
+        rank_staging = category_tables.staging_create(CurrentRank, category.pk)
+        cursor.execute(
+            f"INSERT INTO {rank_staging} ({rank_columns}) SELECT {rank_columns} FROM {staging}"
+            f" WHERE {world_rank} IS NOT NULL"
+        )
+        cursor.execute("DROP TABLE derived_rows")
+        fresh = [(CurrentRating, staging), (CurrentRank, rank_staging)]
+        for _, table in fresh:
+            cursor.execute(f"ANALYZE {table}")
+    for model, table in fresh:
+        category_tables.staging_index(model, table)
+    if stagings is not None:
+        stagings.extend(fresh)
+        return written
+    for model, table in fresh:
+        category_tables.staging_swap(model, category.pk, table)
+    return written
+
+
+def _derived_rows_replace(cursor, category: Category, columns: str, values: list[str], differs: str) -> None:
+    """The derived list's rows (and its CurrentRank rows) made those of derived_rows, writing only the
+    rows that differ: those gone deleted, those changed updated, those new inserted."""
+    current, ranks = CurrentRating._meta.db_table, CurrentRank._meta.db_table
+    rank_columns = [list_column(name) for name in RANK_FIELDS]
+    cursor.execute(
+        f"DELETE FROM {current} s WHERE category_id = %s"
+        f" AND NOT EXISTS (SELECT 1 FROM derived_rows n WHERE n.participant_id = s.participant_id)",
+        [category.pk],
+    )
+    cursor.execute(
+        f"UPDATE {current} s SET {', '.join(f'{c} = n.{c}' for c in values)} FROM derived_rows n"
+        f" WHERE s.category_id = %s AND s.participant_id = n.participant_id AND {differs}",
+        [category.pk],
+    )
+    cursor.execute(
+        f"INSERT INTO {current} ({columns}) SELECT {columns} FROM derived_rows n WHERE NOT EXISTS"
+        f" (SELECT 1 FROM {current} s WHERE s.category_id = %s AND s.participant_id = n.participant_id)",
+        [category.pk],
+    )
+    # CurrentRank: a row per ranked row of the list, with its places and ranks; the others go, then the missing come.
+    same = " AND ".join(
+        f"n.{c} IS NOT DISTINCT FROM r.{c}" for c in rank_columns if c not in ("category_id", "participant_id")
+    )
+    cursor.execute(
+        f"DELETE FROM {ranks} r WHERE category_id = %s AND NOT EXISTS (SELECT 1 FROM derived_rows n"
+        f" WHERE n.participant_id = r.participant_id AND n.world_rank IS NOT NULL AND {same})",
+        [category.pk],
+    )
+    cursor.execute(
+        f"INSERT INTO {ranks} ({', '.join(rank_columns)}) SELECT {', '.join(rank_columns)} FROM derived_rows n"
+        f" WHERE n.world_rank IS NOT NULL AND NOT EXISTS"
+        f" (SELECT 1 FROM {ranks} r WHERE r.category_id = %s AND r.participant_id = n.participant_id)",
+        [category.pk],
+    )

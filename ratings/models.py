@@ -82,6 +82,13 @@ class Category(models.Model):
     history_version = models.PositiveBigIntegerField(
         default=0, editable=False, help_text="Bumped by every recompute: part of the key of cached lists."
     )
+    list_refreshed_on = models.DateField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The last day the job workers rebuilt today's list for the calendar alone (no recompute): part "
+        "of the public pages' ETags, with history_version.",
+    )
 
     objects = CategoryQuerySet.as_manager()
 

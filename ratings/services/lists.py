@@ -355,5 +355,8 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
         stale = CurrentRating.objects.filter(category=category).exclude(built_on=today).exists()
         if stale and locked.history_version == version:
             current_ratings_rebuild(category=locked, today=today, rows=rows)
+            # The pages' ETags (public/conditional.py) read the categories, not the lists: without this, a page
+            # served between midnight and this rebuild would keep its ETag until the next recompute.
+            Category.objects.filter(pk=category.pk).update(list_refreshed_on=today)
             return True
     return False

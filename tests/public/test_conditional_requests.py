@@ -242,3 +242,21 @@ class _Anonymous:
 
 class _Session(dict):
     modified = False
+
+
+def test_a_list_rebuilt_after_midnight_changes_the_etag_of_pages_served_before(
+    client, ranked_default_bundle, monkeypatch
+):
+    # Just after midnight a page is served from yesterday's list; then the job worker rebuilds that list for
+    # the new day (no recompute, so no new history version): the page served before must not stay valid.
+    from ratings.services.lists import current_lists_refresh_stale
+
+    tomorrow = timezone.localdate() + datetime.timedelta(days=1)
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: tomorrow)
+    before_the_rebuild = client.get(RANKING).headers["ETag"]
+
+    assert Category.objects.get(slug="constructed") in current_lists_refresh_stale()
+
+    response = client.get(RANKING, headers={"if-none-match": before_the_rebuild})
+    assert response.status_code == 200
+    assert response.headers["ETag"] != before_the_rebuild

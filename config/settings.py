@@ -21,14 +21,10 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
-SECRET_KEY = env_str("DJANGO_SECRET_KEY")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off (it is off unless DJANGO_DEBUG=1; "
-            "for development use `make run`, or set DJANGO_DEBUG=1)"
-        )
-    SECRET_KEY = "development-only-secret-key-never-use-in-production"
+# Without DJANGO_SECRET_KEY and with DEBUG off the key stays empty: the site refuses to be served
+# (config/startup.py, called by config.wsgi and config.asgi), Django refuses anything that signs, and
+# `check --deploy` fails (security.W009); commands that need no key (makemigrations, lint) still run.
+SECRET_KEY = env_str("DJANGO_SECRET_KEY") or ("development-only-secret-key-never-use-in-production" if DEBUG else "")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

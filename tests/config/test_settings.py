@@ -3,6 +3,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PRODUCTION = {
@@ -30,11 +32,45 @@ def test_production_settings_pass_the_deployment_checklist():
     assert "no issues" in result.stdout
 
 
-def test_production_refuses_to_start_without_a_secret_key():
-    result = manage("check", env={**PRODUCTION, "DJANGO_SECRET_KEY": ""})
+def served(module: str, *, env, unset=()):
+    """Load the application gunicorn (config.wsgi) or an ASGI server (config.asgi) would serve."""
+    return subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        cwd=ROOT,
+        env={**{name: value for name, value in os.environ.items() if name not in unset}, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("module", ["config.wsgi", "config.asgi"])
+def test_production_refuses_to_serve_without_a_secret_key(module):
+    result = served(module, env={**PRODUCTION, "DJANGO_SECRET_KEY": ""})
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_production_serves_with_a_secret_key():
+    result = served("config.wsgi", env=PRODUCTION)
+
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_deployment_checklist_fails_without_a_secret_key():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env={**PRODUCTION, "DJANGO_SECRET_KEY": ""})
+
+    assert result.returncode != 0
+    assert "security.W009" in result.stdout + result.stderr
+
+
+def test_the_migrations_check_needs_no_secret_key_nor_debug():
+    # A developer's or CI's `manage.py makemigrations --check` in a bare shell: nothing to sign, nothing to serve.
+    result = manage("makemigrations", "--check", "--dry-run", env={}, unset=["DJANGO_DEBUG", "DJANGO_SECRET_KEY"])
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No changes detected" in result.stdout
 
 
 def test_a_malformed_boolean_setting_is_refused_with_its_name():
@@ -55,7 +91,7 @@ def test_a_deployment_that_forgets_django_debug_runs_without_debug_pages():
 
 
 def test_a_deployment_that_forgets_both_debug_and_the_secret_key_refuses_to_start():
-    result = manage("check", env={}, unset=["DJANGO_DEBUG", "DJANGO_SECRET_KEY"])
+    result = served("config.wsgi", env={}, unset=["DJANGO_DEBUG", "DJANGO_SECRET_KEY"])
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in result.stderr

@@ -212,6 +212,23 @@ def _apply_form_errors(formset, placed: PlacedErrors) -> None:
             form.add_error(field if field in form.fields else None, messages_)
 
 
+def _typed_results_save(request, event, results, formset, players_form, columns: dict):
+    """Save the rows typed into a round's or the standings' form; refused, each problem goes on its form row.
+
+    Returns (saved, the new players' form to show, the problems placed, the status to answer with).
+    """
+    try:
+        services.event_results_replace(
+            event=event, by=request.user, rows=results, new_players=players_form.new_players()
+        )
+    except services.ResultsInvalid as invalid:
+        placed = form_errors_placed(invalid.check, columns)
+        _apply_form_errors(formset, placed)
+        players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
+        return False, players_form, placed, _status_of(invalid)
+    return True, players_form, None, 200
+
+
 def _blank_rows(filled: int, wanted: int) -> int:
     return min(max(wanted - filled, BLANK_ROWS_AT_LEAST), ROWS_AT_MOST - filled)
 
@@ -254,16 +271,10 @@ def round_entry(request, event_id, round_number):
             typed=typed_rows(formset),
             elimination=round_form.cleaned_data["elimination"],
         )
-        try:
-            services.event_results_replace(
-                event=event, by=request.user, rows=results, new_players=players_form.new_players()
-            )
-        except services.ResultsInvalid as invalid:
-            status = _status_of(invalid)
-            placed = form_errors_placed(invalid.check, MatchRowForm.COLUMNS)
-            _apply_form_errors(formset, placed)
-            players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
-        else:
+        saved, players_form, placed, status = _typed_results_save(
+            request, event, results, formset, players_form, MatchRowForm.COLUMNS
+        )
+        if saved:
             messages.success(request, f"Round {round_number} saved.")
             if request.POST.get("then") == "next":
                 return redirect("organize:round", event.pk, round_number + 1)
@@ -310,16 +321,10 @@ def standings_entry(request, event_id):
     placed, status = None, 200
     if posted and not players_form.refused and formset.is_valid():
         results = standings_results(event, typed=typed_rows(formset))
-        try:
-            services.event_results_replace(
-                event=event, by=request.user, rows=results, new_players=players_form.new_players()
-            )
-        except services.ResultsInvalid as invalid:
-            status = _status_of(invalid)
-            placed = form_errors_placed(invalid.check, StandingRowForm.COLUMNS)
-            _apply_form_errors(formset, placed)
-            players_form = NewPlayersForm(request.POST, numbers=_players_to_register(invalid.check, players_form))
-        else:
+        saved, players_form, placed, status = _typed_results_save(
+            request, event, results, formset, players_form, StandingRowForm.COLUMNS
+        )
+        if saved:
             messages.success(request, "Standings saved.")
             return redirect("organize:event", event.pk)
     return render(

@@ -24,15 +24,21 @@ CHART_MAX_POINTS = 5000
 
 
 def current_ratings_by_participant(*, participant_ids) -> dict[int, list[CurrentRating]]:
-    """participant id -> their rows of today's lists, in category order (one query)."""
-    rows = (
-        CurrentRating.objects.filter(category__in=Category.objects.values("pk"), participant_id__in=participant_ids)
-        .select_related("category")
-        .order_by("category__position", "category__slug")
-    )
+    """participant id -> their rows of today's lists, in category order (two queries).
+
+    The categories are read first and their ids given as values: each list's
+    partition is then read through its (category, participant) index. Given
+    as a subquery they left PostgreSQL no index to use: it scanned every list
+    whole (60 ms for a page of players at 100,000 players).
+    """
+    categories = {category.pk: category for category in Category.objects.all()}
+    rows = CurrentRating.objects.filter(category_id__in=sorted(categories), participant_id__in=participant_ids)
     found: dict[int, list[CurrentRating]] = defaultdict(list)
     for row in rows:
+        row.category = categories[row.category_id]
         found[row.participant_id].append(row)
+    for each in found.values():  # a participant has one row per list: the lists' order is the rows' order
+        each.sort(key=lambda row: (row.category.position, row.category.slug))
     return found
 
 

@@ -5,6 +5,7 @@ The world is the default test bundle (tests/bundles.py), imported and rated (`ra
 
 import pytest
 
+from ratings.models import Category
 from tests.bundles import Bundle
 from tests.pages import page, text
 from tests.worlds import bundle_rated
@@ -52,3 +53,29 @@ def test_search_lists_players_page_by_page(client, tmp_path):
     assert "Searchable 000" in text(first.content.decode())
     assert "Searchable 059" in text(second.content.decode())
     assert "Searchable 000" not in text(second.content.decode())
+
+
+def test_search_shows_each_players_ratings_in_the_lists_order(client, ranked_default_bundle):
+    first, *_ = Category.objects.order_by("position", "slug")
+    Category.objects.filter(pk=first.pk).update(position=99)  # now last: the chips follow
+
+    table = client.get("/players/?q=10").context["table"]
+
+    chips = {pk: [row.category.slug for row in rows] for pk, rows in table.ratings.items()}
+    order = list(Category.objects.order_by("position", "slug").values_list("slug", flat=True))
+    assert any(len(slugs) > 1 for slugs in chips.values())
+    assert all(slugs == sorted(slugs, key=order.index) for slugs in chips.values())
+    assert any(slugs[-1] == first.slug for slugs in chips.values())
+
+
+def test_search_reads_the_ratings_of_a_page_in_fixed_queries(client, tmp_path, django_assert_max_num_queries):
+    bundle = Bundle(tmp_path)
+    for number in range(60):
+        bundle.add_player(f"P{number:03}", name=f"Searchable {number:03}")
+        bundle.add_event(f"W{number}", name=f"Weekly {number}", date="2010-01-01")
+        bundle.add_match(f"W{number}", 1, f"P{number:03}", "1001", 2, 0, 0)
+    bundle_rated(bundle)
+
+    with django_assert_max_num_queries(6):  # a number looked up, the count, the page, the lists, their rows
+        response = client.get("/players/?q=searchable")
+    assert "Constructed" in text(response.content.decode())

@@ -60,6 +60,33 @@ def event_list() -> QuerySet[Event]:
     return Event.objects.public().order_by("-date", "-id")
 
 
+@dataclass(frozen=True, slots=True)
+class EventFilterValues:
+    """What the event list's filters offer: the formats, years and countries of the events shown."""
+
+    formats: list[str]
+    years: list[int]  # newest first
+    countries: list[str]  # codes
+
+
+EVENT_FILTER_SECONDS = 60
+
+
+def event_filter_values() -> EventFilterValues:
+    """The event list's filter values, at most a minute old.
+
+    Each is a scan of every event (three, a fifth of the event list's time at
+    7,000 events) for values that change only when an event of a new format,
+    year or country is published or one is edited: the filters offer it
+    within a minute.
+    """
+    return cache.get_or_set("event-filter-values", _event_filter_values, EVENT_FILTER_SECONDS)
+
+
+def _event_filter_values() -> EventFilterValues:
+    return EventFilterValues(formats=event_formats(), years=event_years(), countries=event_countries())
+
+
 def event_formats() -> list[str]:
     return list(Event.objects.public().order_by("format").values_list("format", flat=True).distinct())
 

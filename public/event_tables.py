@@ -15,13 +15,12 @@ from html import escape
 from operator import attrgetter
 
 import django_tables2 as tables
-from django.template.defaultfilters import date as date_filter
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from events.models import EventStatus
 from lib.tables import cell, country_label
-from players.formatting import change_cell, change_class, format_name, signed
+from players.formatting import change_cell, change_class, day, format_name, signed
 from players.links import ParticipantLinks, url_maker
 from public.player_tables import correction_note
 from ratings.formatting import rating_shown
@@ -108,7 +107,7 @@ class EventTable(OnePassTable):
             return format_html("{}, {}", event.city, label) if event.city else label
 
         return {
-            "date": (attrgetter("date"), lambda _, day: date_filter(day, "j M Y")),
+            "date": (attrgetter("date"), lambda _, value: day(value)),
             "name": (attrgetter("name"), name),
             "format": (attrgetter("format"), lambda _, code: format_name(code)),
             "k": (attrgetter("k"), lambda event, _: "—" if event.format == VTES_FORMAT else event.k),

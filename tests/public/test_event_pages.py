@@ -6,14 +6,18 @@ Munich Open (E1, standard, K 32) from 1600 for everyone:
 1003 draws 1004 then loses to 1001: 1600 -> 1584.74 (-15.26).
 """
 
+import time
 from datetime import date, timedelta
 
 import pytest
+from django.utils import translation
 
 from corrections.selectors import MatchCorrection
+from events import selectors as events_selectors
 from events.models import Event, EventStatus
 from players.models import Team
 from public import event_views
+from public.event_filters import EventFilter
 from tests.bundles import Bundle
 from tests.factories import EventFactory
 from tests.pages import page, text
@@ -66,6 +70,33 @@ def test_the_filters_offer_the_formats_years_and_countries_that_exist(client, ra
         "Germany",
         "United States of America",
     ]
+
+
+def test_the_filters_offer_a_new_events_values_within_a_minute(client, rated_default_bundle, monkeypatch):
+    def offered(name: str) -> list:
+        return [value for value, _ in client.get("/events/").context["filter"].form.fields[name].choices][1:]
+
+    assert "IT" not in offered("country")
+    EventFactory(name="Rome Open", date=date(2024, 3, 2), country="IT", format="modern", status=EventStatus.RATED)
+    assert "IT" not in offered("country")  # the values are read once a minute: three scans of every event
+
+    a_minute_later = time.time() + events_selectors.EVENT_FILTER_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: a_minute_later)
+    assert "IT" in offered("country")
+    assert "modern" in offered("format")
+    assert offered("year") == [2024, 2003]
+    assert "Rome Open" in listed(client.get("/events/", {"country": "IT"}))
+
+
+def test_the_filters_name_the_countries_in_the_language_shown(rated_default_bundle):
+    def countries() -> list[str]:
+        return [label for _, label in EventFilter(None, queryset=Event.objects.none()).form.fields["country"].choices][
+            1:
+        ]
+
+    assert countries() == ["France", "Germany", "United States of America"]  # memoised in English first
+    with translation.override("de"):
+        assert countries() == ["Deutschland", "Frankreich", "Vereinigte Staaten von Amerika"]
 
 
 def test_the_list_is_paginated(client, tmp_path):

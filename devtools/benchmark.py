@@ -113,7 +113,11 @@ def reported_lists(output: str) -> dict[str, tuple[float, float]]:
 
 
 def reported_total(output: str) -> float:
-    """The whole job of a `recompute_ratings` run, every list it reports published and cleaned up."""
+    """The whole job of a `recompute_ratings` run, every list published and cleaned up, the derived ones built:
+    its last line ("Recomputed N lists in T s."), as lists may be recomputed side by side."""
+    total = re.search(r"^Recomputed \d+ lists in ([0-9.]+) s\.$", output, re.MULTILINE)
+    if total is not None:
+        return float(total[1])
     return sum(published + cleanup for published, cleanup in reported_lists(output).values())
 
 

@@ -37,6 +37,21 @@ def swaps_tables() -> bool:
     return connection.vendor == "postgresql"
 
 
+# A transaction that rebuilds a list alone (a derived list, a V:EKN list, a list refreshed for the new day)
+# reads the list table every category shares before it swaps its own partition in. Two at once would each
+# wait for the other's read lock to swap (a deadlock PostgreSQL ends by failing one): they take turns under
+# this lock, taken before their first read and released at their commit. A full recompute of an Elo list
+# needs no turn: it touches the shared tables only when it swaps (ratings.services.recompute).
+LIST_REBUILDS_LOCK = (0x4C_52, 1)  # "LR": pg_advisory_xact_lock's two keys
+
+
+def list_rebuilds_take_turns() -> None:
+    """Wait for any other transaction rebuilding a list alone to commit; the turn lasts until this one ends."""
+    if swaps_tables():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", LIST_REBUILDS_LOCK)
+
+
 def partition_name(model, category_id: int) -> str:
     return f"{model._meta.db_table}_c{int(category_id)}"
 

@@ -1,5 +1,9 @@
-"""Derived lists (composite: SPEC 3.1) built by the database from their components' lists, writing only the
-rows that differ."""
+"""Lists built by the database: derived lists (composite: SPEC 3.1) from their components' lists, writing only
+the rows that differ; and a full recompute's Elo list of players from the standings it ends with.
+
+Both give, row for row and bit for bit, what current_rows_from_standings makes in Python (tests hold them
+equal): the ranks are rank_sql's windows, the names and places the players' table's.
+"""
 
 from datetime import date
 
@@ -144,18 +148,8 @@ def derived_list_rebuild(category: Category, today: date, stagings: list | None)
             _derived_rows_replace(cursor, category, columns, values, differs)
             cursor.execute("DROP TABLE derived_rows")
             return written
-        # As current_list_staged: fresh tables, rows by participant in pages with room, ranks beside them.
-        staging = category_tables.staging_create(CurrentRating, category.pk, fillfactor=LIST_FILLFACTOR)
-        cursor.execute(f"INSERT INTO {staging} ({columns}) SELECT {columns} FROM derived_rows ORDER BY participant_id")
-        rank_staging = category_tables.staging_create(CurrentRank, category.pk)
-        cursor.execute(
-            f"INSERT INTO {rank_staging} ({rank_columns}) SELECT {rank_columns} FROM {staging}"
-            f" WHERE {world_rank} IS NOT NULL"
-        )
+        fresh = _list_staged_from(cursor, category, "derived_rows")
         cursor.execute("DROP TABLE derived_rows")
-        fresh = [(CurrentRating, staging), (CurrentRank, rank_staging)]
-        for _, table in fresh:
-            cursor.execute(f"ANALYZE {table}")
     for model, table in fresh:
         category_tables.staging_index(model, table)
     if stagings is not None:
@@ -164,6 +158,119 @@ def derived_list_rebuild(category: Category, today: date, stagings: list | None)
     for model, table in fresh:
         category_tables.staging_swap(model, category.pk, table)
     return written
+
+
+def _list_staged_from(cursor, category: Category, rows_table: str) -> list[tuple]:
+    """As current_list_staged, from a table of list rows (CURRENT_FIELDS' columns): fresh tables, the rows by
+    participant in pages with room, their ranks beside them, with statistics; not yet indexed."""
+    columns = ", ".join(list_column(name) for name in CURRENT_FIELDS)
+    rank_columns = ", ".join(list_column(name) for name in RANK_FIELDS)
+    staging = category_tables.staging_create(CurrentRating, category.pk, fillfactor=LIST_FILLFACTOR)
+    cursor.execute(f"INSERT INTO {staging} ({columns}) SELECT {columns} FROM {rows_table} ORDER BY participant_id")
+    rank_staging = category_tables.staging_create(CurrentRank, category.pk)
+    cursor.execute(
+        f"INSERT INTO {rank_staging} ({rank_columns}) SELECT {rank_columns} FROM {staging}"
+        f" WHERE {list_column('world_rank')} IS NOT NULL"
+    )
+    fresh = [(CurrentRating, staging), (CurrentRank, rank_staging)]
+    for _, table in fresh:
+        cursor.execute(f"ANALYZE {table}")
+    return fresh
+
+
+def elo_list_in_sql(category: Category) -> bool:
+    """Whether the database builds a full recompute's list from its standings (elo_list_staged): a list of
+    players on PostgreSQL, whose names and places it reads from the players' table. Teams are listed in Python."""
+    return category_tables.swaps_tables() and category.team_size == 1 and category.ruleset != Ruleset.DERIVED
+
+
+# The standings a full recompute ends with, today's and last month's side by side, as elo_list_staged sends them.
+STANDINGS_TABLE = """
+    CREATE TEMP TABLE elo_standings (
+        participant_id bigint, rating float8, matches int, ranked bool, last_played date,
+        previous_rating float8, previous_ranked bool
+    ) ON COMMIT DROP
+"""
+STANDINGS_TYPES = ["int8", "float8", "int4", "bool", "date", "float8", "bool"]
+
+
+def elo_list_staged(category: Category, standings: tuple[dict, dict], today: date, *, indexed: bool) -> list[tuple]:
+    """Today's list of an Elo category of players in fresh tables, ready to swap in, from its standings
+    (today's, last month's) as a full recompute ends with them: [(model, table), ...], as current_list_staged.
+
+    Python sends the standings (one binary COPY of a few columns); the database joins the players' names and
+    places and ranks every level with rank_sql's windows: current_rows_from_standings's rows, bit for bit.
+    """
+    now, before = standings
+    rows = []
+    for participant, standing in now.items():
+        last = before.get(participant)
+        rows.append(
+            (participant, standing.rating, standing.matches, standing.ranked, standing.last_played,
+             last and last.rating, bool(last and last.ranked))
+        )  # fmt: skip
+    select, params = _elo_list_sql(category, today)
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS elo_standings")
+        cursor.execute(STANDINGS_TABLE)
+        with cursor.cursor.copy("COPY elo_standings FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(STANDINGS_TYPES)
+            for row in rows:
+                copy.write_row(row)
+        cursor.execute("DROP TABLE IF EXISTS elo_rows")
+        # Memory for the ranks' sorts (the default spills them to disk), for this transaction only.
+        cursor.execute("SET LOCAL work_mem = '64MB'")
+        cursor.execute(f"CREATE TEMP TABLE elo_rows ON COMMIT DROP AS {select}", params)
+        fresh = _list_staged_from(cursor, category, "elo_rows")
+        cursor.execute("DROP TABLE elo_rows")
+        cursor.execute("DROP TABLE elo_standings")
+    if indexed:
+        for model, table in fresh:
+            category_tables.staging_index(model, table)
+    return fresh
+
+
+def _elo_list_sql(category: Category, today: date) -> tuple[str, list]:
+    """The list's rows (CURRENT_FIELDS' columns, in that order) from elo_standings, with their ranks."""
+    players = Player._meta.db_table
+    continents = sorted(geography.CONTINENT_OF_COUNTRY.items())
+    params: list = [value for pair in continents for value in pair]
+    collated = ' COLLATE "C"'
+    ranks = [rank_sql(level, collate=collated) for level in RANK_LEVELS]
+    ranks += [
+        rank_sql(level, rating="previous_rating", ranked="previous_ranked", collate=collated) for level in RANK_LEVELS
+    ]
+    names = [list_column(name) for name in CURRENT_FIELDS]
+    sql = f"""
+        WITH continents(country, continent) AS (VALUES {", ".join(["(%s, %s)"] * len(continents))}),
+        placed AS MATERIALIZED (
+            SELECT s.participant_id, COALESCE(player.country, '') AS country,
+                   COALESCE(continents.continent, '') AS continent, COALESCE(player.region, '') AS region,
+                   s.rating, s.ranked, s.previous_rating, s.previous_ranked
+            FROM elo_standings s
+            LEFT JOIN {players} player ON player.participant_id = s.participant_id
+            LEFT JOIN continents ON continents.country = player.country
+        ),
+        ranks AS (
+            SELECT participant_id, country, continent, region, rating, ranked, previous_rating, previous_ranked,
+                   {", ".join(f"{rank} AS rank{number}" for number, rank in enumerate(ranks))}
+            FROM placed
+        )
+        SELECT %s AS {names[0]}, ranks.participant_id AS {names[1]},
+               COALESCE(player.membership_number, CAST(ranks.participant_id AS TEXT)) AS {names[2]},
+               COALESCE(player.name, '') AS {names[3]}, ranks.country AS {names[4]}, ranks.continent AS {names[5]},
+               ranks.region AS {names[6]}, ranks.rating AS {names[7]}, s.matches AS {names[8]},
+               ranks.ranked AS {names[9]}, s.matches < %s AS {names[10]}, s.last_played AS {names[11]},
+               rank0 AS {names[12]}, rank1 AS {names[13]}, rank2 AS {names[14]}, rank3 AS {names[15]},
+               ranks.previous_rating AS {names[16]}, ranks.previous_ranked AS {names[17]},
+               rank4 AS {names[18]}, rank5 AS {names[19]}, rank6 AS {names[20]}, rank7 AS {names[21]},
+               %s AS {names[22]}
+        FROM ranks
+        JOIN elo_standings s ON s.participant_id = ranks.participant_id
+        LEFT JOIN {players} player ON player.participant_id = ranks.participant_id
+    """
+    params += [category.pk, category.provisional_until, today]
+    return sql, params
 
 
 def _derived_rows_replace(cursor, category: Category, columns: str, values: list[str], differs: str) -> None:

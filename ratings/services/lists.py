@@ -352,6 +352,7 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
     rows = _current_rows_read(category, today)
     with transaction.atomic():
         locked = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
+        category_tables.list_rebuilds_take_turns()
         stale = CurrentRating.objects.filter(category=category).exclude(built_on=today).exists()
         if stale and locked.history_version == version:
             current_ratings_rebuild(category=locked, today=today, rows=rows)

@@ -32,6 +32,7 @@ from ratings.selectors.history import (
 )
 from ratings.selectors.lists import Standing as RatingStanding
 from ratings.selectors.lists import participant_identities
+from ratings.services.derived_lists import elo_list_in_sql, elo_list_staged
 from ratings.services.lists import (
     current_list_staged,
     current_ratings_rebuild,
@@ -49,6 +50,23 @@ ENTRY_FIELDS = [
 
 
 @dataclass
+class Phases:
+    """Where a recompute's time went: seconds per named step, in the order they first ended (`-v 2` shows them)."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    last: float = field(default_factory=time.monotonic)
+
+    def lap(self, name: str) -> None:
+        """The time since the last lap (or the start) was spent on `name`."""
+        now = time.monotonic()
+        self.seconds[name] = self.seconds.get(name, 0.0) + now - self.last
+        self.last = now
+
+    def __str__(self) -> str:
+        return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in self.seconds.items())
+
+
+@dataclass
 class RecomputeResult:
     category: str
     since: date | None
@@ -60,6 +78,7 @@ class RecomputeResult:
     changed_standings: dict | None = None  # today's standings of `changed`, when a recompute from a date has them
     # Fresh tables holding a full recompute's rows until they are swapped in (PostgreSQL): (model, table).
     stagings: list[tuple] = field(default_factory=list)
+    phases: Phases = field(default_factory=Phases)
 
 
 def category_recompute(
@@ -71,27 +90,33 @@ def category_recompute(
     components of a derived list builds it once, after all of them (derived_lists_follow).
     """
     started = time.monotonic()
-    listing: list[Future] = []  # today's list, written through a connection of its own (a full recompute)
+    # Fresh tables of a full recompute made through connections of their own: the history's, today's list.
+    listing: list[Future] = []
     # Only a transaction of its own can be helped by a second connection: one inside a caller's
     # transaction may hold locks (a list swapped in earlier) that the second connection would wait for.
     alone = not connection.in_atomic_block
+    phases = Phases()
     try:
         with transaction.atomic():
             # FOR NO KEY UPDATE: it excludes a second recompute of the category as FOR UPDATE would, but lets
             # rows that merely reference the category (a recompute queued by a saved match) be written meanwhile.
             category = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
+            phases.lap("locked")
             if category.ruleset == Ruleset.DERIVED:
                 _derived_list_refresh(category)  # a derived list has no history of its own: rebuild its list
                 return RecomputeResult(category.slug, since)
-            result = _recompute_in_transaction(category, since, listing if alone else None)
+            result = _recompute_in_transaction(category, since, listing if alone else None, phases)
     except BaseException:
         # Tables committed elsewhere for a list that was never swapped in.
         category_tables.scratch_drop(listing)
         raise
     result.published_seconds = time.monotonic() - started
+    phases.lap("committed")
     if derived_follow:
         derived_lists_follow(results=[result])
+        phases.lap("derived lists built")
     _tidy_after_large_rewrite(category, result)
+    phases.lap("tidied")
     logger.info(
         "recomputed %s since %s: %d matches, %d entries",
         category.slug,
@@ -140,45 +165,90 @@ def _derived_list_refresh(category: Category, *, since: date | None = None, chan
     )
 
 
-def _recompute_in_transaction(category: Category, since: date | None, listing: list | None) -> RecomputeResult:
+def _recompute_in_transaction(
+    category: Category, since: date | None, listing: list | None, phases: Phases
+) -> RecomputeResult:
     """A recompute's work in its transaction. A full one on PostgreSQL writes today's list through a
     second connection and appends that work to `listing`, unless `listing` is None (one connection)."""
-    recompute = _vekn_recompute if category.ruleset == Ruleset.VEKN else _elo_recompute
-    result = recompute(category, since)
-    events = category_events(category).filter(status=EventStatus.SUBMITTED)
-    if since is not None:
-        events = events.filter(date__gte=since)
-    events.update(status=EventStatus.RATED)
+    if category.ruleset == Ruleset.VEKN:
+        result = _vekn_recompute(category, since)
+    else:
+        result = _elo_recompute(category, since, listing, phases)
+    result.phases = phases
+    phases.lap("rated")
     indexed, listed = 0, False
-    if result.stagings and result.standings is not None:
+    if result.stagings and result.standings is not None and elo_list_in_sql(category):
+        # Today's list is built by the database from the standings, through a connection of its own when
+        # there is one, while this one indexes the new history.
+        today = timezone.localdate()
+        if listing is not None:
+            listing.append(category_tables.elsewhere(elo_list_staged, category, result.standings, today, indexed=True))
+            for model, staging in result.stagings:
+                category_tables.staging_index(model, staging)
+            phases.lap("history indexed")
+            result.stagings += listing[-1].result()
+            phases.lap("list written (after the history indexed)")
+        else:
+            result.stagings += elo_list_staged(category, result.standings, today, indexed=False)
+            phases.lap("list written")
+        indexed = len(result.stagings) if listing is not None else 0
+        listed = True
+    elif result.stagings and result.standings is not None:
         # Today's list is Python work on the standings in memory: it is computed while PostgreSQL builds
         # the new history's indexes, then written and indexed through a connection of its own while they finish.
         today = timezone.localdate()
         identities = participant_identities(category, set(result.standings[0]) | set(result.standings[1]))
+        phases.lap("identities read")
         with category_tables.staging_indexed_meanwhile(result.stagings):
             rows = current_rows_from_standings(category, result.standings, identities, today)
+            phases.lap("list computed")
             if listing is not None:
                 listing.append(category_tables.elsewhere(current_list_staged, category, rows, indexed=True))
+        phases.lap("history indexed (after the list computed)")
         indexed = len(result.stagings)  # the history's, indexed meanwhile
         if listing is not None:
-            result.stagings += listing[0].result()  # indexed by the second connection
+            result.stagings += listing[-1].result()  # indexed by the second connection
             indexed = len(result.stagings)
         else:
             result.stagings += current_list_staged(category, rows, indexed=False)
+        phases.lap("list written (after the history indexed)")
         listed = True
-    _history_changed(
+    _list_changed(
         category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
         changed_standings=result.changed_standings, listed=listed,
     )  # fmt: skip
-    # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
+    phases.lap("list published")
+    # Then indexes, then the swaps, which lock their tables for every category until the commit.
     for model, staging in result.stagings[indexed:]:
         category_tables.staging_index(model, staging)
     for model, staging in result.stagings:
         category_tables.staging_swap(model, category.pk, staging)
+    phases.lap("swapped")
+    # Last, the writes to rows of tables every list shares (events, categories). Attaching a partition
+    # takes locks on the tables its keys refer to that wait for such writes: made before the swaps, they
+    # would let a recompute of another list, swapping meanwhile, wait for this one while this one waits
+    # for its swap (a deadlock); made after, whichever swaps first finishes first.
+    events = category_events(category).filter(status=EventStatus.SUBMITTED)
+    if since is not None:
+        events = events.filter(date__gte=since)
+    events.update(status=EventStatus.RATED)
+    _version_bump(category)
+    phases.lap("events marked rated")
     return result
 
 
-def _history_changed(
+def _history_changed(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
+    """Bring today's list up to date and bump the version that keys cached lists of past dates."""
+    _list_changed(category, since=since, changed=changed)
+    _version_bump(category)
+
+
+def _version_bump(category: Category) -> None:
+    """A new version of the category's history: it keys cached lists of past dates and the pages' ETags."""
+    Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
+
+
+def _list_changed(
     category: Category,
     *,
     since: date | None = None,
@@ -188,7 +258,7 @@ def _history_changed(
     changed_standings=None,
     listed: bool = False,
 ) -> None:
-    """Bring today's list up to date and bump the version that keys cached lists of past dates.
+    """Bring today's list up to date.
 
     A recompute from a date changes only the ratings of those who played since:
     their rows (and last month's standing, when the date reaches into it) are
@@ -196,13 +266,16 @@ def _history_changed(
     points age by the day), rebuilds the list.
     """
     today = timezone.localdate()
-    built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
-    incremental = changed is not None and since is not None and built_on == today and category.ruleset != Ruleset.VEKN
+    incremental = changed is not None and since is not None and category.ruleset != Ruleset.VEKN
+    if incremental:
+        # Read only here: a full recompute's transaction touches the shared list table first when it swaps.
+        built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
+        incremental = built_on == today
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
     elif not listed:  # `listed`: the caller has written the list already, to swap it in with its history
+        category_tables.list_rebuilds_take_turns()
         current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
-    Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 
 VACUUM_AFTER_ROWS = 100_000
@@ -224,7 +297,10 @@ def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> No
             cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
 
 
-def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
+def _elo_recompute(
+    category: Category, since: date | None, listing: list | None = None, phases: Phases | None = None
+) -> RecomputeResult:
+    phases = phases or Phases()
     result = RecomputeResult(category.slug, since)
     history = RatingEntry.objects.filter(category=category)
     table = None
@@ -232,8 +308,9 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         start_seq = 1
         states: dict[int, ParticipantState] = {}
         if category_tables.swaps_tables():
-            table = category_tables.staging_create(RatingEntry, category.pk)
+            table = _history_staging_create(category, listing)
             result.stagings.append((RatingEntry, table))
+            phases.lap("history table made")
         else:
             history.delete()
     else:
@@ -259,6 +336,7 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         .values_list("pk", "date", "k", "player_count", "level2_judge")
     }
     ordered = matches_in_rating_order(matches)
+    phases.lap("matches read")
     # A full recompute ends with everyone's standing in memory: keep today's and
     # last month's, so today's list needs no second pass over the history.
     today = timezone.localdate()
@@ -276,6 +354,7 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
     # One COPY for the whole history: the database stores rows while the engine computes the next ones.
     result.entries_written = insert_rows(RatingEntry, ENTRY_FIELDS, rows, table=table)
     result.matches_rated = result.entries_written // 2
+    phases.lap("rated and copied")
     while boundaries:
         boundaries.pop(0)
         snapshots.append(_standings_now(category, states))
@@ -286,6 +365,29 @@ def _elo_recompute(category: Category, since: date | None) -> RecomputeResult:
         result.changed = set(states) | unrated
         result.changed_standings = _standings_now(category, states)
     return result
+
+
+def _history_staging_create(category: Category, listing: list | None) -> str:
+    """The fresh table a full recompute writes the history into (PostgreSQL).
+
+    Made and committed through a connection of its own when the recompute is
+    a transaction of its own (`listing`, where it is noted for scratch_drop):
+    made in that transaction, copying the history table's shape would hold a
+    read lock on the table every list shares until the commit, so that a
+    recompute of another list swapping its partition in meanwhile would wait
+    for all of this one (and this one, at its own swap, for it: a deadlock).
+    So the lists can be recomputed side by side (ratings.services.every_list).
+    """
+    if listing is None:
+        return category_tables.staging_create(RatingEntry, category.pk)
+    made = category_tables.elsewhere(_history_staging_committed, category.pk)
+    listing.append(made)
+    ((_, table),) = made.result()
+    return table
+
+
+def _history_staging_committed(category_id: int) -> list[tuple]:
+    return [(RatingEntry, category_tables.staging_create(RatingEntry, category_id))]
 
 
 def _standings_now(category: Category, states: dict[int, ParticipantState]) -> dict[int, RatingStanding]:

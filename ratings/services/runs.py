@@ -47,11 +47,10 @@ def _runs_lock_supported() -> bool:
     return connection.vendor == "postgresql"
 
 
-# On PostgreSQL a recompute may replace whole partitions of tables every list shares
-# (ratings.category_tables): two at once each wait for the other's table lock, a
-# deadlock PostgreSQL ends by failing one. Recompute jobs therefore take this lock
-# too and run one at a time across all machines, the other workers waiting.
-ALL_LISTS = 0  # no category has this id
+# Runs of different lists go side by side, one per worker: a full recompute touches the tables
+# every list shares only when it swaps its partitions in, and transactions rebuilding a list
+# alone take turns (ratings.category_tables.list_rebuilds_take_turns), so none waits for another
+# in a circle. Runs of one list wait for each other under the lock above.
 
 
 @contextmanager
@@ -88,15 +87,15 @@ def _category_runs_unlock(category_id: int) -> None:
 def recompute_run_execute(*, run_id: int) -> RecomputeRun:
     """Carry out a queued run, together with every other run queued for its category (one recompute serves all).
 
-    On PostgreSQL this waits while another worker carries out a recompute (of
-    any list: see ALL_LISTS), and picks up the runs a stopped worker left
-    running. When the database fails in a way that passes (a lost connection,
+    On PostgreSQL this waits while another worker carries out a recompute of
+    the same list (other lists go on meanwhile), and picks up the runs a
+    stopped worker left running. When the database fails in a way that passes (a lost connection,
     a restart, a deadlock) the runs are queued again to be retried shortly, up
     to ATTEMPTS_AT_MOST times; any other error marks them failed. Either way
     the previous history stays published.
     """
     run = RecomputeRun.objects.select_related("category").get(pk=run_id)
-    with _category_runs_lock(run.category_id), _category_runs_lock(ALL_LISTS):
+    with _category_runs_lock(run.category_id):
         # Holding the runs lock, any run of the category still "running" was left by a worker that stopped.
         claimable = [RecomputeStatus.QUEUED]
         if _runs_lock_supported():

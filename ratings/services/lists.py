@@ -260,6 +260,10 @@ def current_ranks_recount(*, category: Category, previous: bool = False) -> int:
     today_moved = " OR ".join(f"new_{level}_rank {differs} {level}_rank" for level in RANK_LEVELS)
     table = CurrentRating._meta.db_table
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Memory for the windows' sorts, for this transaction: with the default 4 MB each of a list of
+            # 50,000 spills to disk (0.60 s against 0.41 s for the statement on the 1M world).
+            cursor.execute("SELECT set_config('work_mem', '64MB', true)")
         cursor.execute(
             f"""
             SELECT id, {", ".join(f"new_{column}" for column in rank_columns)},

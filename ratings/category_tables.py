@@ -37,19 +37,22 @@ def swaps_tables() -> bool:
     return connection.vendor == "postgresql"
 
 
-# A transaction that rebuilds a list alone (a derived list, a V:EKN list, a list refreshed for the new day)
-# reads the list table every category shares before it swaps its own partition in. Two at once would each
-# wait for the other's read lock to swap (a deadlock PostgreSQL ends by failing one): they take turns under
-# this lock, taken before their first read and released at their commit. A full recompute of an Elo list
-# needs no turn: it touches the shared tables only when it swaps (ratings.services.recompute).
-LIST_REBUILDS_LOCK = (0x4C_52, 1)  # "LR": pg_advisory_xact_lock's two keys
+# Swapping partitions in takes turns across transactions, under this lock (released at the commit).
+# A category's first swap deletes its rows from the default partition, and attaching a partition locks
+# the default one exclusively: two first swaps at once would each wait for the other's delete. And a
+# transaction that rebuilds a list alone (a derived or V:EKN list, a list refreshed for the new day)
+# reads the list table every category shares before it swaps its own partition in: two at once would
+# each wait for the other's read lock to swap. Such a transaction takes its turn before its first read;
+# a full recompute, which touches the shared tables only when it swaps (ratings.services.recompute),
+# takes it at its first swap. Either way no transaction holding the turn waits for one waiting for it.
+SWAPS_LOCK = (0x4C_52, 1)  # "LR": pg_advisory_xact_lock's two keys
 
 
-def list_rebuilds_take_turns() -> None:
-    """Wait for any other transaction rebuilding a list alone to commit; the turn lasts until this one ends."""
+def swaps_take_turns() -> None:
+    """Wait for any other transaction swapping partitions in to commit; the turn lasts until this one ends."""
     if swaps_tables():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", LIST_REBUILDS_LOCK)
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", SWAPS_LOCK)
 
 
 def partition_name(model, category_id: int) -> str:
@@ -169,6 +172,7 @@ def staging_swap(model, category_id: int, staging: str) -> None:
     """
     parent = model._meta.db_table
     final = partition_name(model, category_id)
+    swaps_take_turns()  # held already by a transaction that rebuilt a list alone: taking it again is free
     with connection.cursor() as cursor:
         if _exists(cursor, final):
             cursor.execute(f"DROP TABLE {final}")

@@ -1,5 +1,5 @@
 """Lists built by the database: derived lists (composite: SPEC 3.1) from their components' lists, writing only
-the rows that differ; and a full recompute's Elo list of players from the standings it ends with.
+the rows that differ; and a list of players from its standings (those a full recompute ends with, say).
 
 Both give, row for row and bit for bit, what current_rows_from_standings makes in Python (tests hold them
 equal): the ranks are rank_sql's windows, the names and places the players' table's.
@@ -7,7 +7,7 @@ equal): the ranks are rank_sql's windows, the names and places the players' tabl
 
 from datetime import date
 
-from django.db import connection
+from django.db import connection, transaction
 
 from players import geography
 from players.models import Player
@@ -178,15 +178,15 @@ def _list_staged_from(cursor, category: Category, rows_table: str) -> list[tuple
     return fresh
 
 
-def elo_list_in_sql(category: Category) -> bool:
-    """Whether the database builds a full recompute's list from its standings (elo_list_staged): a list of
-    players on PostgreSQL, whose names and places it reads from the players' table. Teams are listed in Python."""
+def list_in_sql(category: Category) -> bool:
+    """Whether the database builds the list from its standings (list_staged_from_standings): an Elo or V:EKN list
+    of players on PostgreSQL, whose names and places it reads from the players' table. Teams are listed in Python."""
     return category_tables.swaps_tables() and category.team_size == 1 and category.ruleset != Ruleset.DERIVED
 
 
-# The standings a full recompute ends with, today's and last month's side by side, as elo_list_staged sends them.
+# A list's standings, today's and last month's side by side, as list_staged_from_standings sends them.
 STANDINGS_TABLE = """
-    CREATE TEMP TABLE elo_standings (
+    CREATE TEMP TABLE list_standings (
         participant_id bigint, rating float8, matches int, ranked bool, last_played date,
         previous_rating float8, previous_ranked bool
     ) ON COMMIT DROP
@@ -194,9 +194,11 @@ STANDINGS_TABLE = """
 STANDINGS_TYPES = ["int8", "float8", "int4", "bool", "date", "float8", "bool"]
 
 
-def elo_list_staged(category: Category, standings: tuple[dict, dict], today: date, *, indexed: bool) -> list[tuple]:
-    """Today's list of an Elo category of players in fresh tables, ready to swap in, from its standings
-    (today's, last month's) as a full recompute ends with them: [(model, table), ...], as current_list_staged.
+def list_staged_from_standings(
+    category: Category, standings: tuple[dict, dict], today: date, *, indexed: bool
+) -> list[tuple]:
+    """Today's list of a category of players in fresh tables, ready to swap in, from its standings (today's, last
+    month's: as a full recompute ends with them, say): [(model, table), ...], as current_list_staged.
 
     Python sends the standings (one binary COPY of a few columns); the database joins the players' names and
     places and ranks every level with rank_sql's windows: current_rows_from_standings's rows, bit for bit.
@@ -209,29 +211,30 @@ def elo_list_staged(category: Category, standings: tuple[dict, dict], today: dat
             (participant, standing.rating, standing.matches, standing.ranked, standing.last_played,
              last and last.rating, bool(last and last.ranked))
         )  # fmt: skip
-    select, params = _elo_list_sql(category, today)
-    with connection.cursor() as cursor:
-        cursor.execute("DROP TABLE IF EXISTS elo_standings")
+    select, params = _list_from_standings_sql(category, today)
+    # A transaction (or a savepoint in the caller's): the scratch tables live until its end, not a statement's.
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS list_standings")
         cursor.execute(STANDINGS_TABLE)
-        with cursor.cursor.copy("COPY elo_standings FROM STDIN (FORMAT BINARY)") as copy:
+        with cursor.cursor.copy("COPY list_standings FROM STDIN (FORMAT BINARY)") as copy:
             copy.set_types(STANDINGS_TYPES)
             for row in rows:
                 copy.write_row(row)
-        cursor.execute("DROP TABLE IF EXISTS elo_rows")
+        cursor.execute("DROP TABLE IF EXISTS list_rows")
         # Memory for the ranks' sorts (the default spills them to disk), for this transaction only.
         cursor.execute("SET LOCAL work_mem = '64MB'")
-        cursor.execute(f"CREATE TEMP TABLE elo_rows ON COMMIT DROP AS {select}", params)
-        fresh = _list_staged_from(cursor, category, "elo_rows")
-        cursor.execute("DROP TABLE elo_rows")
-        cursor.execute("DROP TABLE elo_standings")
+        cursor.execute(f"CREATE TEMP TABLE list_rows ON COMMIT DROP AS {select}", params)
+        fresh = _list_staged_from(cursor, category, "list_rows")
+        cursor.execute("DROP TABLE list_rows")
+        cursor.execute("DROP TABLE list_standings")
     if indexed:
         for model, table in fresh:
             category_tables.staging_index(model, table)
     return fresh
 
 
-def _elo_list_sql(category: Category, today: date) -> tuple[str, list]:
-    """The list's rows (CURRENT_FIELDS' columns, in that order) from elo_standings, with their ranks."""
+def _list_from_standings_sql(category: Category, today: date) -> tuple[str, list]:
+    """The list's rows (CURRENT_FIELDS' columns, in that order) from list_standings, with their ranks."""
     players = Player._meta.db_table
     continents = sorted(geography.CONTINENT_OF_COUNTRY.items())
     params: list = [value for pair in continents for value in pair]
@@ -247,7 +250,7 @@ def _elo_list_sql(category: Category, today: date) -> tuple[str, list]:
             SELECT s.participant_id, COALESCE(player.country, '') AS country,
                    COALESCE(continents.continent, '') AS continent, COALESCE(player.region, '') AS region,
                    s.rating, s.ranked, s.previous_rating, s.previous_ranked
-            FROM elo_standings s
+            FROM list_standings s
             LEFT JOIN {players} player ON player.participant_id = s.participant_id
             LEFT JOIN continents ON continents.country = player.country
         ),
@@ -266,7 +269,7 @@ def _elo_list_sql(category: Category, today: date) -> tuple[str, list]:
                rank4 AS {names[18]}, rank5 AS {names[19]}, rank6 AS {names[20]}, rank7 AS {names[21]},
                %s AS {names[22]}
         FROM ranks
-        JOIN elo_standings s ON s.participant_id = ranks.participant_id
+        JOIN list_standings s ON s.participant_id = ranks.participant_id
         LEFT JOIN {players} player ON player.participant_id = ranks.participant_id
     """
     params += [category.pk, category.provisional_until, today]

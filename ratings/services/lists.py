@@ -21,6 +21,7 @@ from ratings.models import Category, CurrentRank, CurrentRating, Ruleset
 from ratings.selectors.lists import (
     RANK_LEVELS,
     Standing,
+    category_standings,
     derived_standing,
     elo_standings,
     participant_identities,
@@ -28,7 +29,12 @@ from ratings.selectors.lists import (
     ranking_rows,
     ranking_rows_from,
 )
-from ratings.services.derived_lists import derived_list_in_sql, derived_list_rebuild
+from ratings.services.derived_lists import (
+    derived_list_in_sql,
+    derived_list_rebuild,
+    list_in_sql,
+    list_staged_from_standings,
+)
 from ratings.services.list_fields import CURRENT_FIELDS, LIST_FILLFACTOR, RANK_FIELDS, RANK_FIELDS_AT
 from ratings.snapshots import end_of_previous_month
 
@@ -52,6 +58,12 @@ def current_ratings_rebuild(
     today = today or timezone.localdate()
     if rows is None and standings is None and derived_list_in_sql(category):
         return derived_list_rebuild(category, today, stagings)
+    if rows is None and list_in_sql(category):
+        # The database ranks and names the list: Python reads the standings only.
+        standings = standings or _standings_read(category, today)
+        fresh = list_staged_from_standings(category, standings, today, indexed=stagings is None)
+        _fresh_swapped_or_kept(category, fresh, stagings)
+        return len(standings[0])
     if rows is None and standings is None:
         rows = _current_rows_read(category, today)
     elif rows is None:
@@ -63,12 +75,25 @@ def current_ratings_rebuild(
         insert_rows(CurrentRank, RANK_FIELDS, _rank_rows(rows))
         return insert_rows(CurrentRating, CURRENT_FIELDS, rows)
     fresh = current_list_staged(category, rows, indexed=stagings is None)
+    _fresh_swapped_or_kept(category, fresh, stagings)
+    return len(rows)
+
+
+def _fresh_swapped_or_kept(category: Category, fresh: list[tuple], stagings: list | None) -> None:
+    """Swap the list's fresh tables in now, or leave them to the caller's `stagings` (swapped with its history)."""
     if stagings is None:
         for model, table in fresh:
             category_tables.staging_swap(model, category.pk, table)
     else:
         stagings.extend(fresh)
-    return len(rows)
+
+
+def _standings_read(category: Category, today: date) -> tuple[dict, dict]:
+    """Today's and last month's standings, read from the history (or a V:EKN list's scores)."""
+    return (
+        category_standings(category=category, as_of=today),
+        category_standings(category=category, as_of=end_of_previous_month(today)),
+    )
 
 
 def current_list_staged(category: Category, rows: list[tuple], *, indexed: bool) -> list[tuple]:
@@ -356,7 +381,7 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
     rows = _current_rows_read(category, today)
     with transaction.atomic():
         locked = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
-        category_tables.list_rebuilds_take_turns()
+        category_tables.swaps_take_turns()
         stale = CurrentRating.objects.filter(category=category).exclude(built_on=today).exists()
         if stale and locked.history_version == version:
             current_ratings_rebuild(category=locked, today=today, rows=rows)

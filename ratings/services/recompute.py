@@ -32,7 +32,7 @@ from ratings.selectors.history import (
 )
 from ratings.selectors.lists import Standing as RatingStanding
 from ratings.selectors.lists import participant_identities
-from ratings.services.derived_lists import elo_list_in_sql, elo_list_staged
+from ratings.services.derived_lists import list_in_sql, list_staged_from_standings
 from ratings.services.lists import (
     current_list_staged,
     current_ratings_rebuild,
@@ -176,20 +176,27 @@ def _recompute_in_transaction(
         result = _elo_recompute(category, since, listing, phases)
     result.phases = phases
     phases.lap("rated")
+    events = category_events(category).filter(status=EventStatus.SUBMITTED)
+    if since is not None:
+        events = events.filter(date__gte=since)
+    events.update(status=EventStatus.RATED)
+    phases.lap("events marked rated")
     indexed, listed = 0, False
-    if result.stagings and result.standings is not None and elo_list_in_sql(category):
+    if result.stagings and result.standings is not None and list_in_sql(category):
         # Today's list is built by the database from the standings, through a connection of its own when
         # there is one, while this one indexes the new history.
         today = timezone.localdate()
         if listing is not None:
-            listing.append(category_tables.elsewhere(elo_list_staged, category, result.standings, today, indexed=True))
+            listing.append(
+                category_tables.elsewhere(list_staged_from_standings, category, result.standings, today, indexed=True)
+            )
             for model, staging in result.stagings:
                 category_tables.staging_index(model, staging)
             phases.lap("history indexed")
             result.stagings += listing[-1].result()
             phases.lap("list written (after the history indexed)")
         else:
-            result.stagings += elo_list_staged(category, result.standings, today, indexed=False)
+            result.stagings += list_staged_from_standings(category, result.standings, today, indexed=False)
             phases.lap("list written")
         indexed = len(result.stagings) if listing is not None else 0
         listed = True
@@ -217,23 +224,14 @@ def _recompute_in_transaction(
         category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
         changed_standings=result.changed_standings, listed=listed,
     )  # fmt: skip
+    _version_bump(category)
     phases.lap("list published")
-    # Then indexes, then the swaps, which lock their tables for every category until the commit.
+    # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
     for model, staging in result.stagings[indexed:]:
         category_tables.staging_index(model, staging)
     for model, staging in result.stagings:
         category_tables.staging_swap(model, category.pk, staging)
     phases.lap("swapped")
-    # Last, the writes to rows of tables every list shares (events, categories). Attaching a partition
-    # takes locks on the tables its keys refer to that wait for such writes: made before the swaps, they
-    # would let a recompute of another list, swapping meanwhile, wait for this one while this one waits
-    # for its swap (a deadlock); made after, whichever swaps first finishes first.
-    events = category_events(category).filter(status=EventStatus.SUBMITTED)
-    if since is not None:
-        events = events.filter(date__gte=since)
-    events.update(status=EventStatus.RATED)
-    _version_bump(category)
-    phases.lap("events marked rated")
     return result
 
 
@@ -274,7 +272,7 @@ def _list_changed(
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
     elif not listed:  # `listed`: the caller has written the list already, to swap it in with its history
-        category_tables.list_rebuilds_take_turns()
+        category_tables.swaps_take_turns()
         current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
 
 

@@ -48,9 +48,9 @@ def _runs_lock_supported() -> bool:
 
 
 # Runs of different lists go side by side, one per worker: a full recompute touches the tables
-# every list shares only when it swaps its partitions in, and transactions rebuilding a list
-# alone take turns (ratings.category_tables.list_rebuilds_take_turns), so none waits for another
-# in a circle. Runs of one list wait for each other under the lock above.
+# every list shares only when it swaps its partitions in, and swaps take turns
+# (ratings.category_tables.swaps_take_turns), so none waits for another in a circle. Runs of
+# one list wait for each other under the lock above.
 
 
 @contextmanager

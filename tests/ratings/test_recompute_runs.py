@@ -160,7 +160,7 @@ def test_a_full_recompute_failing_while_its_list_is_built_keeps_everything_as_it
         raise RuntimeError("the list broke")
 
     # By the database on PostgreSQL, in Python on SQLite (or while the new history's indexes are built).
-    monkeypatch.setattr(recompute, "elo_list_staged", list_fails)
+    monkeypatch.setattr(recompute, "list_staged_from_standings", list_fails)
     monkeypatch.setattr(recompute, "current_rows_from_standings", list_fails)
     with pytest.raises(RuntimeError, match="the list broke"):
         category_recompute(category=cat)
@@ -237,7 +237,7 @@ def test_a_full_recompute_in_a_transaction_of_its_own_makes_its_tables_through_a
     lists.current_ratings_rebuild(category=cat)  # from the history just published, on this connection
 
     # The history's table, so that the transaction holds no lock on the shared table before its swap; the list.
-    assert written_elsewhere == ["_history_staging_committed", "elo_list_staged"]
+    assert written_elsewhere == ["_history_staging_committed", "list_staged_from_standings"]
     assert {row[2:] for row in listed} == {row[2:] for row in published(cat)[1]}  # all but the ids
     assert ranks == set(CurrentRank.objects.filter(category=cat).values_list("participant_id", "world_rank"))
     assert tables_named("%_next") == set()

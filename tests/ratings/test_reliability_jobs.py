@@ -27,6 +27,7 @@ from devtools.demo import demo_bundle_write
 from events.models import Event, EventStatus, Match
 from organize.importer import results_import
 from players.models import Player
+from ratings import category_tables
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.services import runs
 from ratings.services.recompute import ENTRY_FIELDS, category_recompute
@@ -336,6 +337,31 @@ def test_recomputes_of_two_lists_run_side_by_side_never_deadlocking(transactiona
     assert history(limited) == limited_before  # the same matches rate the same
     assert Event.objects.get(pk=event.pk).status == EventStatus.RATED
     assert history(constructed) == a_clean_full_recompute_gives(constructed)
+
+
+@postgresql_only
+def test_first_swaps_of_two_lists_take_turns(transactional_db, tmp_path):
+    """A list's first full recompute moves its rows out of the shared default partition; two at once each waited
+    for the other's delete there (a deadlock). Swaps take turns: the second waits for the first's commit."""
+    a_rated_world(tmp_path)
+    constructed, limited = Category.objects.get(slug="constructed"), Category.objects.get(slug="limited")
+    with connection.cursor() as cursor:  # no partition of their own, as before their first full recompute
+        for category in (constructed, limited):
+            cursor.execute(f"DROP TABLE IF EXISTS {category_tables.partition_name(RatingEntry, category.pk)}")
+    with another_session() as session:
+        session.execute("SELECT pg_advisory_lock(%s, %s)", category_tables.SWAPS_LOCK)  # as a swap in progress
+        runs = [recompute_enqueue(category=category, since=None, reason="first") for category in (constructed, limited)]
+        with workers_killed_on_failure() as start:
+            workers = [start("--batch"), start("--batch")]
+            wait_until(lambda: len(sessions_waiting_for_a_lock()) == 2, "both recomputes to wait for their turn")
+            session.execute("SELECT pg_advisory_unlock(%s, %s)", category_tables.SWAPS_LOCK)
+            for worker in workers:
+                finished(worker)
+    for run in runs:
+        run.refresh_from_db()
+        assert (run.status, run.error) == (RecomputeStatus.DONE, "")
+    for category in (constructed, limited):
+        assert history(category) == a_clean_full_recompute_gives(category)
 
 
 # recovering runs left running ---------------------------------------------------------------------------------------

@@ -265,6 +265,8 @@ if not CACHE_BACKEND.endswith(("RedisCache", "PyMemcacheCache", "PyLibMCCache"))
 # recompute (public/conditional.py, docs/deployment.md). Signed-in visitors' pages are private.
 PUBLIC_PAGE_MAX_AGE = env_int("PUBLIC_PAGE_MAX_AGE", 60)
 PUBLIC_PAGE_SHARED_MAX_AGE = env_int("PUBLIC_PAGE_SHARED_MAX_AGE", 300)
+# The site keeps such a page itself, under its ETag, for as long (in the cache above): the largest page kept.
+PUBLIC_PAGE_KEPT_MAX_BYTES = env_int("PUBLIC_PAGE_KEPT_MAX_BYTES", 512 * 1024)
 # The deployed code's name in those ETags (e.g. the release's commit), so that a deploy that changes a
 # template is not answered with 304s for the old page; empty: a digest of the code, templates and static files.
 SITE_VERSION = env_str("SITE_VERSION")

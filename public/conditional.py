@@ -17,7 +17,14 @@ an ETag of exactly that, so that
   with a CSRF token, a cookie set, a message shown: `_shared`), and any answer
   but a 200 (a 404, a form's 400, a 429 asking to wait);
 - every answer says `Vary: Cookie`: a shared cache never gives the page of a
-  request without the session cookie to one with it, or the reverse.
+  request without the session cookie to one with it, or the reverse;
+- the site keeps the rendered page itself, under its ETag, as long as a shared
+  cache may (`PUBLIC_PAGE_SHARED_MAX_AGE`; in Django's cache, shared by every
+  process when that is Redis): the next anonymous visitor without the ETag gets
+  it for the price of the state's query, as a CDN in front would give it. The
+  ETag holds everything the page depends on, so a kept page is never another
+  state's (the same promise the 304s make); pages larger than
+  `PUBLIC_PAGE_KEPT_MAX_BYTES` (a whole list's CSV) are rendered each time.
 
 Not Django's `condition` decorator: it puts its ETag on every answer to a GET,
 404s and 429s included, and cannot leave it off a page found per visitor only
@@ -39,7 +46,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.messages import get_messages
+from django.core.cache import cache
 from django.db.models import Subquery
+from django.http import HttpResponse
 from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
@@ -81,8 +90,13 @@ def public_page_cached(page_state: PageState):
                     else:
                         _not_shared(response)
                     return response
+                response = _kept_page(etag)
+                if response is not None:  # rendered for an earlier visitor, in the same state
+                    _shared(response, etag)
+                    return response
             response = view(request, *args, **kwargs)
             if etag is not None and response.status_code == 200 and _same_for_everyone(request, response):
+                _page_keep(etag, response)
                 _shared(response, etag)
             else:
                 _not_shared(response)
@@ -91,6 +105,24 @@ def public_page_cached(page_state: PageState):
         return inner
 
     return decorator
+
+
+def _kept_key(etag: str) -> str:
+    return f"public-page:{etag}"
+
+
+def _kept_page(etag: str) -> HttpResponse | None:
+    kept = cache.get(_kept_key(etag))
+    if kept is None:
+        return None
+    content, headers = kept
+    return HttpResponse(content, headers=headers)
+
+
+def _page_keep(etag: str, response) -> None:
+    if response.streaming or len(response.content) > settings.PUBLIC_PAGE_KEPT_MAX_BYTES:
+        return
+    cache.set(_kept_key(etag), (response.content, dict(response.headers)), settings.PUBLIC_PAGE_SHARED_MAX_AGE)
 
 
 def page_etag(request, state: Iterable) -> str:

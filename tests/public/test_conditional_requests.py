@@ -260,3 +260,63 @@ def test_a_list_rebuilt_after_midnight_changes_the_etag_of_pages_served_before(
     response = client.get(RANKING, headers={"if-none-match": before_the_rebuild})
     assert response.status_code == 200
     assert response.headers["ETag"] != before_the_rebuild
+
+
+# the site keeps an anonymous page under its ETag ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", [RANKING, "/", "/players/1001/"])
+def test_the_next_anonymous_visitor_gets_the_kept_page_without_it_being_read(
+    ranked_default_bundle, url, django_assert_max_num_queries
+):
+    from django.test import Client
+
+    first = Client().get(url)
+
+    with django_assert_max_num_queries(1):  # the page's state; the page itself is the one kept
+        again = Client().get(url)
+
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert again.headers["Content-Type"] == first.headers["Content-Type"]
+    assert "public" in cache_control(again) and varies_on_cookie(again)
+
+
+def test_a_kept_page_is_rendered_again_once_its_list_is_recomputed(client, ranked_default_bundle):
+    first = client.get(RANKING)
+    Player.objects.filter(membership_number="1001").update(name="Renamed Player")
+
+    recomputed("constructed")
+
+    again = client.get(RANKING)
+    assert again.headers["ETag"] != first.headers["ETag"]
+    assert "Renamed Player" in again.content.decode()
+
+
+def test_a_page_is_kept_no_longer_than_a_shared_cache_may_keep_it_and_none_too_large(
+    client, settings, ranked_default_bundle, monkeypatch
+):
+    kept = []
+    monkeypatch.setattr("public.conditional.cache.set", lambda key, value, timeout: kept.append((key, timeout)))
+    settings.PUBLIC_PAGE_SHARED_MAX_AGE = 123
+
+    client.get(RANKING)
+    settings.PUBLIC_PAGE_KEPT_MAX_BYTES = 100
+    client.get("/rankings/vintage/")
+
+    assert [timeout for key, timeout in kept if key.startswith("public-page:")] == [123]
+
+
+def test_a_signed_in_visitor_never_gets_a_kept_page_nor_leaves_one(client, ranked_default_bundle):
+    from django.test import Client
+
+    account = PlayerAccountFactory()
+    client.force_login(account)
+    signed_in = client.get(RANKING)
+    anonymous = Client().get(RANKING)
+
+    assert account.username.encode() in signed_in.content
+    assert account.username.encode() not in anonymous.content
+    assert "ETag" in anonymous.headers
+    assert account.username.encode() in client.get(RANKING).content  # not the anonymous page kept meanwhile

@@ -13,10 +13,12 @@ see the old partition; a failure drops the new table with the rest of the work.
 
 import re
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
+from psycopg import errors
 
 from lib.bulk import table_indexes
 
@@ -162,6 +164,47 @@ def _staging_index_with(cursor, model, staging: str) -> None:
             cursor.execute(_index_on(definition, name, staging))
     for number, columns in enumerate(own_indexes(model._meta.db_table)):
         cursor.execute(f"CREATE INDEX {staging}_own{number} ON {staging} {columns}")
+
+
+# How long a swap waits, at a time, for the readers of the tables it replaces partitions of. A lock
+# request waiting in line stops every later reader of the table behind it: waiting behind a reader of
+# several seconds (a past date's list being written, say) would stall every page for as long. So the
+# swap asks briefly, steps out of the line when refused and asks again after a pause, as often as it
+# takes (readers come and go), then finally waits in line like anyone.
+SWAP_LOCK_TIMEOUT_MS = 100
+SWAP_LOCK_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 4.0, 4.0, 8.0)
+
+
+def stagings_swap(category_id: int, stagings: list[tuple]) -> None:
+    """Swap each of `stagings` ((model, table), ...) in as the category's partition: the tables they replace
+    partitions of are locked first, all at once, without stalling their readers for long."""
+    if not stagings:
+        return
+    swaps_take_turns()
+    _exclusively_locked(sorted({model._meta.db_table for model, _ in stagings}))
+    for model, staging in stagings:
+        staging_swap(model, category_id, staging)
+
+
+def _exclusively_locked(tables: list[str]) -> None:
+    statement = f"LOCK TABLE {', '.join(connection.ops.quote_name(table) for table in tables)} IN ACCESS EXCLUSIVE MODE"
+    for pause in SWAP_LOCK_PAUSES:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:  # a savepoint: a refusal undoes only it
+                cursor.execute(
+                    "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
+                    [f"{SWAP_LOCK_TIMEOUT_MS}ms"],
+                )
+                (setting, _) = cursor.fetchone()
+                cursor.execute(statement)
+                cursor.execute("SELECT set_config('lock_timeout', %s, true)", [setting])
+            return
+        except OperationalError as refused:
+            if not isinstance(refused.__cause__, errors.LockNotAvailable):
+                raise
+            time.sleep(pause)
+    with connection.cursor() as cursor:
+        cursor.execute(statement)
 
 
 def staging_swap(model, category_id: int, staging: str) -> None:

@@ -155,8 +155,7 @@ def derived_list_rebuild(category: Category, today: date, stagings: list | None)
     if stagings is not None:
         stagings.extend(fresh)
         return written
-    for model, table in fresh:
-        category_tables.staging_swap(model, category.pk, table)
+    category_tables.stagings_swap(category.pk, fresh)
     return written
 
 

@@ -82,8 +82,7 @@ def current_ratings_rebuild(
 def _fresh_swapped_or_kept(category: Category, fresh: list[tuple], stagings: list | None) -> None:
     """Swap the list's fresh tables in now, or leave them to the caller's `stagings` (swapped with its history)."""
     if stagings is None:
-        for model, table in fresh:
-            category_tables.staging_swap(model, category.pk, table)
+        category_tables.stagings_swap(category.pk, fresh)
     else:
         stagings.extend(fresh)
 

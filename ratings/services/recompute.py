@@ -229,8 +229,7 @@ def _recompute_in_transaction(
     # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
     for model, staging in result.stagings[indexed:]:
         category_tables.staging_index(model, staging)
-    for model, staging in result.stagings:
-        category_tables.staging_swap(model, category.pk, staging)
+    category_tables.stagings_swap(category.pk, result.stagings)
     phases.lap("swapped")
     return result
 

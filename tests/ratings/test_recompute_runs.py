@@ -261,3 +261,52 @@ def test_a_full_recompute_failing_after_its_list_was_written_elsewhere_leaves_no
 
     assert published(cat) == before
     assert tables_named("%_next") == set()
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_swap_waiting_for_a_long_reader_does_not_stall_the_readers_behind_it(transactional_db, monkeypatch):
+    """A lock request waiting in line stops every later reader behind it: the swap steps out of the line
+    while a reader holds the list, so other pages are read meanwhile; it swaps once the reader is done."""
+    import threading
+
+    from django.db import connection
+
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    refused = threading.Event()
+    real_sleep = category_tables.time.sleep
+
+    def pause(seconds):
+        refused.set()
+        real_sleep(seconds)
+
+    monkeypatch.setattr(category_tables.time, "sleep", pause)
+    params = connection.get_connection_params()
+    reader, other = connection.get_new_connection(params), connection.get_new_connection(params)
+    failures = []
+
+    def recompute_elsewhere():
+        try:
+            category_recompute(category=cat)
+        except Exception as failure:  # noqa: BLE001 - reported by the test below
+            failures.append(failure)
+        finally:
+            connection.close()
+
+    try:
+        reader.execute("SELECT count(*) FROM ratings_currentrating")  # a long page: its transaction stays open
+        worker = threading.Thread(target=recompute_elsewhere)
+        worker.start()
+        assert refused.wait(60), "the swap never asked for its locks"
+        other.execute("SET statement_timeout = '2s'")
+        # Another reader meanwhile is served, not queued behind the swap.
+        assert other.execute("SELECT count(*) FROM ratings_currentrating").fetchone()[0] > 0
+        other.rollback()
+        reader.rollback()
+        worker.join(60)
+    finally:
+        reader.close()
+        other.close()
+    assert not worker.is_alive() and not failures
+    assert CurrentRating.objects.filter(category=cat).exists()  # published once the reader was done

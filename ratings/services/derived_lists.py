@@ -23,6 +23,27 @@ def derived_list_in_sql(category: Category) -> bool:
     return category.ruleset == Ruleset.DERIVED and category.team_size == 1
 
 
+def _continents() -> tuple[str, list]:
+    """The CTE `continents` (country, continent) of geography's table, and its parameters."""
+    pairs = sorted(geography.CONTINENT_OF_COUNTRY.items())
+    values = ", ".join(["(%s, %s)"] * len(pairs)) or "('', '')"
+    return f"continents(country, continent) AS (VALUES {values})", [value for pair in pairs for value in pair]
+
+
+def _ranks_cte(source: str, collate: str) -> str:
+    """The CTE `ranks`: the rows of `source` (places, today's and last month's rating and ranked) with their ranks
+    as rank_sql counts them, rank0-rank3 today's and rank4-rank7 last month's, world to region."""
+    ranks = [rank_sql(level, collate=collate) for level in RANK_LEVELS]
+    ranks += [
+        rank_sql(level, rating="previous_rating", ranked="previous_ranked", collate=collate) for level in RANK_LEVELS
+    ]
+    return f"""ranks AS (
+            SELECT participant_id, country, continent, region, rating, ranked, previous_rating, previous_ranked,
+                   {", ".join(f"{rank} AS rank{number}" for number, rank in enumerate(ranks))}
+            FROM {source}
+        )"""
+
+
 def derived_list_sql(category: Category, today: date) -> tuple[str, list]:
     """Today's list of a derived category, as one SELECT of CURRENT_FIELDS (in that order) from its
     components' lists, and its parameters: what current_rows_from_standings makes of
@@ -39,8 +60,7 @@ def derived_list_sql(category: Category, today: date) -> tuple[str, list]:
     count = len(components)
     table = CurrentRating._meta.db_table
     players = Player._meta.db_table
-    continents = sorted(geography.CONTINENT_OF_COUNTRY.items())
-    params: list = [value for pair in continents for value in pair]
+    continents, params = _continents()
     pivots = []
     for number, component in enumerate(components):
         pivots.append(f"MAX(CASE WHEN category_id = %s THEN rating END) AS r{number}")
@@ -51,14 +71,10 @@ def derived_list_sql(category: Category, today: date) -> tuple[str, list]:
     before_sum = " + ".join(f"COALESCE(p{number}, 0.0)" for number in range(count)) or "0.0"
     start = "CAST(%s AS DOUBLE PRECISION)"
     collated = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
-    ranks = [rank_sql(level, collate=collated) for level in RANK_LEVELS]
-    ranks += [
-        rank_sql(level, rating="previous_rating", ranked="previous_ranked", collate=collated) for level in RANK_LEVELS
-    ]
     # The ranks are windows over narrow rows (no names): eight sorts of the whole list, each in memory.
     materialized = "MATERIALIZED " if connection.vendor == "postgresql" else ""
     sql = f"""
-        WITH continents(country, continent) AS (VALUES {", ".join(["(%s, %s)"] * len(continents)) or "('', '')"}),
+        WITH {continents},
         parts AS (
             SELECT participant_id, {", ".join(pivots)}, COUNT(*) AS present, COUNT(previous_rating) AS present_before,
                    SUM(matches) AS matches, MAX(last_played) AS last_played,
@@ -79,11 +95,7 @@ def derived_list_sql(category: Category, today: date) -> tuple[str, list]:
             LEFT JOIN {players} player ON player.participant_id = parts.participant_id
             LEFT JOIN continents ON continents.country = player.country
         ),
-        ranks AS (
-            SELECT participant_id, country, continent, region, rating, ranked, previous_rating, previous_ranked,
-                   {", ".join(f"{rank} AS rank{number}" for number, rank in enumerate(ranks))}
-            FROM standings
-        )
+        {_ranks_cte("standings", collated)}
         SELECT %s, ranks.participant_id,
                COALESCE(player.membership_number, CAST(ranks.participant_id AS TEXT)),
                COALESCE(player.name, ''), ranks.country, ranks.continent, ranks.region, ranks.rating, parts.matches,
@@ -235,16 +247,10 @@ def list_staged_from_standings(
 def _list_from_standings_sql(category: Category, today: date) -> tuple[str, list]:
     """The list's rows (CURRENT_FIELDS' columns, in that order) from list_standings, with their ranks."""
     players = Player._meta.db_table
-    continents = sorted(geography.CONTINENT_OF_COUNTRY.items())
-    params: list = [value for pair in continents for value in pair]
-    collated = ' COLLATE "C"'
-    ranks = [rank_sql(level, collate=collated) for level in RANK_LEVELS]
-    ranks += [
-        rank_sql(level, rating="previous_rating", ranked="previous_ranked", collate=collated) for level in RANK_LEVELS
-    ]
+    continents, params = _continents()
     names = [list_column(name) for name in CURRENT_FIELDS]
     sql = f"""
-        WITH continents(country, continent) AS (VALUES {", ".join(["(%s, %s)"] * len(continents))}),
+        WITH {continents},
         placed AS MATERIALIZED (
             SELECT s.participant_id, COALESCE(player.country, '') AS country,
                    COALESCE(continents.continent, '') AS continent, COALESCE(player.region, '') AS region,
@@ -253,11 +259,7 @@ def _list_from_standings_sql(category: Category, today: date) -> tuple[str, list
             LEFT JOIN {players} player ON player.participant_id = s.participant_id
             LEFT JOIN continents ON continents.country = player.country
         ),
-        ranks AS (
-            SELECT participant_id, country, continent, region, rating, ranked, previous_rating, previous_ranked,
-                   {", ".join(f"{rank} AS rank{number}" for number, rank in enumerate(ranks))}
-            FROM placed
-        )
+        {_ranks_cte("placed", ' COLLATE "C"')}
         SELECT %s AS {names[0]}, ranks.participant_id AS {names[1]},
                COALESCE(player.membership_number, CAST(ranks.participant_id AS TEXT)) AS {names[2]},
                COALESCE(player.name, '') AS {names[3]}, ranks.country AS {names[4]}, ranks.continent AS {names[5]},

@@ -208,14 +208,14 @@ def _exclusively_locked(tables: list[str]) -> None:
 
 
 def staging_swap(model, category_id: int, staging: str) -> None:
-    """Make the indexed `staging` the category's partition, replacing the old one.
+    """Make the indexed `staging` the category's partition, replacing the old one (stagings_swap first takes
+    the turn and the locks for a transaction's swaps).
 
     Dropping the old partition locks the whole table until the transaction
     commits: callers index first and swap last.
     """
     parent = model._meta.db_table
     final = partition_name(model, category_id)
-    swaps_take_turns()  # held already by a transaction that rebuilt a list alone: taking it again is free
     with connection.cursor() as cursor:
         if _exists(cursor, final):
             cursor.execute(f"DROP TABLE {final}")

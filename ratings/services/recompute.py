@@ -182,43 +182,9 @@ def _recompute_in_transaction(
     events.update(status=EventStatus.RATED)
     phases.lap("events marked rated")
     indexed, listed = 0, False
-    if result.stagings and result.standings is not None and list_in_sql(category):
-        # Today's list is built by the database from the standings, through a connection of its own when
-        # there is one, while this one indexes the new history.
-        today = timezone.localdate()
-        if listing is not None:
-            listing.append(
-                category_tables.elsewhere(list_staged_from_standings, category, result.standings, today, indexed=True)
-            )
-            for model, staging in result.stagings:
-                category_tables.staging_index(model, staging)
-            phases.lap("history indexed")
-            result.stagings += listing[-1].result()
-            phases.lap("list written (after the history indexed)")
-        else:
-            result.stagings += list_staged_from_standings(category, result.standings, today, indexed=False)
-            phases.lap("list written")
-        indexed = len(result.stagings) if listing is not None else 0
-        listed = True
-    elif result.stagings and result.standings is not None:
-        # Today's list is Python work on the standings in memory: it is computed while PostgreSQL builds
-        # the new history's indexes, then written and indexed through a connection of its own while they finish.
-        today = timezone.localdate()
-        identities = participant_identities(category, set(result.standings[0]) | set(result.standings[1]))
-        phases.lap("identities read")
-        with category_tables.staging_indexed_meanwhile(result.stagings):
-            rows = current_rows_from_standings(category, result.standings, identities, today)
-            phases.lap("list computed")
-            if listing is not None:
-                listing.append(category_tables.elsewhere(current_list_staged, category, rows, indexed=True))
-        phases.lap("history indexed (after the list computed)")
-        indexed = len(result.stagings)  # the history's, indexed meanwhile
-        if listing is not None:
-            result.stagings += listing[-1].result()  # indexed by the second connection
-            indexed = len(result.stagings)
-        else:
-            result.stagings += current_list_staged(category, rows, indexed=False)
-        phases.lap("list written (after the history indexed)")
+    if result.stagings and result.standings is not None:  # a full recompute on PostgreSQL: its list beside it
+        staged = _list_staged_by_database if list_in_sql(category) else _list_staged_in_python
+        indexed = staged(category, result, listing, phases)
         listed = True
     _list_changed(
         category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
@@ -243,6 +209,48 @@ def _history_changed(category: Category, *, since: date | None = None, changed: 
 def _version_bump(category: Category) -> None:
     """A new version of the category's history: it keys cached lists of past dates and the pages' ETags."""
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
+
+
+def _list_staged_by_database(category: Category, result: RecomputeResult, listing: list | None, phases: Phases) -> int:
+    """Today's list built by the database from the standings, through a connection of its own when there is one,
+    while this one indexes the new history; added to `result.stagings`. Returns how many of those are indexed."""
+    today = timezone.localdate()
+    if listing is None:
+        result.stagings += list_staged_from_standings(category, result.standings, today, indexed=False)
+        phases.lap("list written")
+        return 0
+    listing.append(
+        category_tables.elsewhere(list_staged_from_standings, category, result.standings, today, indexed=True)
+    )
+    for model, staging in result.stagings:
+        category_tables.staging_index(model, staging)
+    phases.lap("history indexed")
+    result.stagings += listing[-1].result()
+    phases.lap("list written (after the history indexed)")
+    return len(result.stagings)
+
+
+def _list_staged_in_python(category: Category, result: RecomputeResult, listing: list | None, phases: Phases) -> int:
+    """Today's list computed in Python from the standings (teams) while PostgreSQL builds the new history's
+    indexes, then written and indexed through a connection of its own while they finish; added to
+    `result.stagings`. Returns how many of those are indexed."""
+    today = timezone.localdate()
+    identities = participant_identities(category, set(result.standings[0]) | set(result.standings[1]))
+    phases.lap("identities read")
+    with category_tables.staging_indexed_meanwhile(result.stagings):
+        rows = current_rows_from_standings(category, result.standings, identities, today)
+        phases.lap("list computed")
+        if listing is not None:
+            listing.append(category_tables.elsewhere(current_list_staged, category, rows, indexed=True))
+    phases.lap("history indexed (after the list computed)")
+    indexed = len(result.stagings)  # the history's, indexed meanwhile
+    if listing is not None:
+        result.stagings += listing[-1].result()  # indexed by the second connection
+        indexed = len(result.stagings)
+    else:
+        result.stagings += current_list_staged(category, rows, indexed=False)
+    phases.lap("list written (after the history indexed)")
+    return indexed
 
 
 def _list_changed(

@@ -10,6 +10,7 @@ from django.utils import timezone
 from accounts.selectors import user_manages_all_events, user_player
 from corrections.models import Appeal, AppealStatus, Correction, participant_name
 from events.models import Match
+from lib.lookups import any_of
 from players.models import Participant, Player, Team
 
 
@@ -139,7 +140,7 @@ def correction_get(*, correction_id: int) -> Correction | None:
 
 
 def corrections_of_matches(*, match_ids) -> QuerySet[Correction]:
-    return Correction.objects.with_names().filter(match_id__in=list(match_ids)).order_by("corrected_at", "pk")
+    return Correction.objects.with_names().filter(any_of("match_id", match_ids)).order_by("corrected_at", "pk")
 
 
 def corrections_of_player(*, query: str) -> Q:

@@ -7,7 +7,7 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 
 from events.models import Event, Match, Standing
-from players.models import Participant, Player
+from players.models import Player
 
 
 def event_list_recent(*, limit: int = 10):
@@ -125,38 +125,17 @@ def event_rounds(*, event: Event) -> list[Round]:
     return [Round(row["round"], row["matches"], row["elimination"] > 0) for row in rows]
 
 
-def event_matches(*, event: Event, round: int | None = None, participants: dict | None = None) -> list[Match]:
-    """The event's matches in round order, with both sides' players or teams.
+def event_matches(*, event: Event, round: int | None = None) -> list[Match]:
+    """The event's matches in round order, their sides by id only.
 
-    `participants` (id -> Participant with its player or team, e.g. those of
-    the event's rating changes) are put on the matches instead of being read
-    again with each match: a big round's 450 matches joined with 900
-    participants and their players cost 40 ms. Those not given are read in
-    one more query.
+    A big round's 450 matches joined with their 900 participants and players
+    cost 40 ms: the page names the sides from participant_names, most of
+    which it has read already for the rating changes.
     """
     matches = Match.objects.filter(event=event)
     if round is not None:
         matches = matches.filter(round=round)
-    matches = matches.order_by("round", "id")
-    if not participants:
-        return list(
-            matches.select_related(
-                "participant1__player", "participant1__team", "participant2__player", "participant2__team"
-            )
-        )
-    found = list(matches)
-    sides = {side for match in found for side in (match.participant1_id, match.participant2_id) if side is not None}
-    missing = sides - participants.keys()
-    if missing:
-        participants = {
-            **participants,
-            **Participant.objects.select_related("player", "team").in_bulk(sorted(missing)),
-        }
-    for match in found:
-        match.participant1 = participants[match.participant1_id]
-        if match.participant2_id is not None:
-            match.participant2 = participants[match.participant2_id]
-    return found
+    return list(matches.order_by("round", "id"))
 
 
 def event_standings(*, event: Event) -> list[Standing]:

@@ -92,6 +92,11 @@ class Player(models.Model):
         return geography.CONTINENT_NAMES.get(self.continent, "")
 
 
+def team_label(name: str, member_key: str) -> str:
+    """A team as pages name it: its name, or its members' numbers when it has none."""
+    return name or member_key.replace(" ", " / ")
+
+
 def team_member_key(membership_numbers) -> str:
     """A team is its set of members: the same set is the same team (SPEC 1)."""
     return " ".join(sorted(membership_numbers))
@@ -109,7 +114,7 @@ class Team(models.Model):
         ordering = ["name", "member_key"]
 
     def __str__(self):
-        return self.name or self.member_key.replace(" ", " / ")
+        return team_label(self.name, self.member_key)
 
     def get_absolute_url(self):
         return reverse("players:team", args=[self.participant_id])

@@ -216,8 +216,12 @@ def _side(participant, change, winner: bool, links: ParticipantLinks) -> str:
 _OUTCOMES = {1: "won", 2: "lost", 0: "drew"}
 
 
-def match_item(match, *, change1, change2, corrections, links: ParticipantLinks | None = None) -> SafeString:
+def match_item(
+    match, *, side1, side2, change1, change2, corrections, links: ParticipantLinks | None = None
+) -> SafeString:
     """One match of an event page as an <li>: both sides (winner in bold) with their rating changes, the games.
+
+    `side1` and `side2` are the match's participants (or NamedParticipants; None for a bye's missing side).
 
     Written as plain strings (a big round has hundreds): pass one `links` for all the matches of a page.
     """
@@ -232,11 +236,11 @@ def match_item(match, *, change1, change2, corrections, links: ParticipantLinks 
         games = f"{games1}–{games2}–{match.draws}" if match.draws else f"{games1}–{games2}"
         title = ' title="games won by each, then drawn games"' if match.draws else ""
         score = f'<span class="visually-hidden">{_OUTCOMES[winner]}, games </span><span{title}>{escape(games)}</span>'
-        right = _side(match.participant2, change2, winner == 2, links)
+        right = _side(side2, change2, winner == 2, links)
     if corrections:
         notes = "".join(f"<li>{correction_note(correction)}</li>" for correction in corrections)
         score = f'{score}<details class="correction"><summary>Corrected</summary><ul>{notes}</ul></details>'
     return mark_safe(
-        f'<li class="match{" is-bye" if bye else ""}">{_side(match.participant1, change1, winner == 1, links)}'
+        f'<li class="match{" is-bye" if bye else ""}">{_side(side1, change1, winner == 1, links)}'
         f'<div class="score">{score}</div>{right}</li>'
     )

@@ -8,6 +8,7 @@ from events import selectors
 from lib.tables import configure
 from organize import selectors as organize_selectors
 from players.links import ParticipantLinks
+from players.selectors import participant_names
 from public.event_filters import EventFilter
 from public.event_tables import EventTable, RatingChangeTable, StandingTable, match_item
 from ratings.models import Ruleset
@@ -36,9 +37,10 @@ def event_detail(request, event_id):
 
     standings_table = _standings_table(request, standings, scores, categories)
     change_tables = [(each.category, _change_table(request, each, teams=event.team_size > 1)) for each in changes]
-    # The participants of the rating changes, already read with their players or teams, are put on the matches.
-    participants = {row.participant.pk: row.participant for each in changes for row in each.rows}
-    matches = selectors.event_matches(event=event, round=one_round, participants=participants)
+    matches = selectors.event_matches(event=event, round=one_round)
+    # The sides are named from the rating changes' participants, read already; only the others are read.
+    names = {row.participant.pk: row.participant for each in changes for row in each.rows}
+    names |= participant_names(participant_ids=_sides(matches) - names.keys())
     any_score = next(iter(scores.values()), None)  # N and the coefficient are the same for everyone
     return render(
         request,
@@ -54,7 +56,7 @@ def event_detail(request, event_id):
             "all_rounds_allowed": _all_rounds_allowed(rounds),
             # Each match shows its sides' changes in the first category rating the event.
             "change_category": changes[0].category if changes else None,
-            "rounds_with_matches": _by_round(rounds, matches, changes[0].by_match if changes else {}),
+            "rounds_with_matches": _by_round(rounds, matches, names, changes[0].by_match if changes else {}),
             "sections": bool(standings_table) + len(change_tables) + bool(rounds),
             "vekn_coefficient": any_score.coefficient if any_score else None,
             "vekn_players": any_score.players if any_score else None,
@@ -96,9 +98,12 @@ def _all_rounds_allowed(rounds) -> bool:
     return sum(each.matches for each in rounds) <= ALL_ROUNDS_UP_TO
 
 
-def _by_round(rounds, matches, match_changes) -> list[tuple]:
+def _sides(matches) -> set[int]:
+    return {side for match in matches for side in (match.participant1_id, match.participant2_id) if side is not None}
+
+
+def _by_round(rounds, matches, names, match_changes) -> list[tuple]:
     """(round, its matches as HTML) for each round shown, corrected matches marked."""
-    matches = list(matches)
     corrections = match_corrections(match_ids=[match.pk for match in matches])
     links = ParticipantLinks()
     by_round: dict[int, list[str]] = {}
@@ -106,6 +111,8 @@ def _by_round(rounds, matches, match_changes) -> list[tuple]:
         by_round.setdefault(match.round, []).append(
             match_item(
                 match,
+                side1=names[match.participant1_id],
+                side2=names.get(match.participant2_id),
                 change1=match_changes.get((match.pk, match.participant1_id)),
                 change2=match_changes.get((match.pk, match.participant2_id)),
                 corrections=corrections.get(match.pk, []),

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from django.core.cache import cache
 
 from events.models import Event, Match
-from players.links import participant_entity
-from players.models import Participant
+from players.links import NamedParticipant
+from players.selectors import participant_names
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
 
 
@@ -30,7 +30,7 @@ def event_scores(*, event: Event, categories) -> dict[int, EventScore]:
 class ParticipantChange:
     """A participant's rating change over one event in one category: before the first match, after the last."""
 
-    participant: Participant
+    participant: NamedParticipant
     rating_before: float
     rating_after: float
     wins: int = 0
@@ -47,8 +47,7 @@ class ParticipantChange:
 
     @property
     def name(self) -> str:
-        entity = participant_entity(self.participant)
-        return (entity.name or str(entity)) if entity else str(self.participant)
+        return self.participant.name
 
 
 @dataclass(slots=True)
@@ -120,7 +119,7 @@ def event_rating_changes(*, event: Event, categories) -> list[CategoryChanges]:
         return []
     sums = [_event_sums(category, event, participant_ids, len(pairs)) for category in elo]
     shown = participant_ids | {row[0] for each in sums for row in each.rows}
-    participants = Participant.objects.select_related("player", "team").in_bulk(sorted(shown))
+    participants = participant_names(participant_ids=shown)
     found = []
     for category, each in zip(elo, sums, strict=True):
         rows = [

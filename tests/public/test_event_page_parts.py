@@ -1,39 +1,46 @@
-"""The event page's parts read once and shared: the matches take the participants the rating changes read."""
+"""The event page's parts: its sides named from plain values, its rating changes read once per recompute."""
 
 import pytest
 
 from events import selectors
 from events.models import Event, Match
+from players.links import ParticipantLinks, participant_link
+from players.models import Participant, Team
+from players.selectors import participant_names
 from ratings.selectors import events as event_ratings
 from tests.worlds import every_category_recomputed
 
 pytestmark = pytest.mark.django_db
 
 
-def sides(matches) -> list[tuple]:
-    return [
-        (match.pk, str(match.participant1), str(match.participant2) if match.participant2_id else None)
-        for match in matches
-    ]
+def test_participants_are_named_and_linked_as_their_models_are(rated_default_bundle, django_assert_num_queries):
+    """The event page names hundreds of sides from plain values: the same names and links as from the models."""
+    unnamed_team = Team.objects.filter(name="").first() or Team.objects.first()
+    Team.objects.filter(pk=unnamed_team.pk).update(name="")
+    participants = list(Participant.objects.select_related("player", "team"))
+    links = ParticipantLinks()
+
+    with django_assert_num_queries(1):
+        names = participant_names(participant_ids=[participant.pk for participant in participants])
+
+    assert len(names) == len(participants) > 0
+    for participant in participants:
+        assert links(names[participant.pk]) == participant_link(participant)
+    team = names[unnamed_team.participant_id]
+    assert team.name == unnamed_team.member_key.replace(" ", " / ")
+    assert participant_names(participant_ids=[]) == {}
 
 
-def test_the_matches_take_the_participants_given_and_read_the_others(rated_default_bundle, django_assert_num_queries):
+def test_the_event_page_names_each_side_of_its_matches(rated_default_bundle, client):
     event = Event.objects.get(code="E1")
-    categories = event_ratings.event_categories(event=event)
-    (changes,) = event_ratings.event_rating_changes(event=event, categories=categories)
-    given = {row.participant.pk: row.participant for row in changes.rows}
-    one = next(iter(given))
-    fewer = {pk: participant for pk, participant in given.items() if pk != one}
-    joined = list(selectors.event_matches(event=event))
 
-    with django_assert_num_queries(1):  # the matches only
-        shared = selectors.event_matches(event=event, participants=given)
-    with django_assert_num_queries(2):  # and the one participant not given
-        partly = selectors.event_matches(event=event, participants=fewer)
+    page = client.get(f"/events/{event.pk}/").content.decode()
 
-    assert sides(shared) == sides(partly) == sides(joined)
-    assert any(match.participant1_id == one or match.participant2_id == one for match in partly)
-    assert all(match.participant1 is given[match.participant1_id] for match in shared)
+    for match in Match.objects.filter(event=event).select_related("participant1__player", "participant2__player"):
+        pair = f"{participant_link(match.participant1)}</span>"
+        assert pair in page
+        if match.participant2_id:
+            assert f"{participant_link(match.participant2)}</span>" in page
 
 
 def test_the_recent_events_count_their_matches(rated_default_bundle):
@@ -44,7 +51,7 @@ def test_the_recent_events_count_their_matches(rated_default_bundle):
 
 
 def record(changes, number: str) -> tuple:
-    row = next(row for row in changes.rows if row.participant.player.membership_number == number)
+    row = next(row for row in changes.rows if row.participant.membership_number == number)
     return row.wins, row.draws, row.losses, round(row.change, 2)
 
 

@@ -1,21 +1,10 @@
-"""Tables of the event pages (django-tables2).
+"""Tables of the event pages (django-tables2), their rows built in one pass (public.tables.OnePassTable)."""
 
-django-tables2 gives the columns, their headers, sorting and the pages; the
-rows of the page shown are built in one pass (`OnePassTable.body_rows`, shown
-by events/table.html) from the cells each table's `cells()` describes, as the
-player pages' histories are (public.player_tables.EventGroupedTable).
-Rendering cell by cell through django-tables2 (an accessor, a signature
-inspection, an attrs dict and a format_html per cell) cost most of the event
-list's and the event page's time.
-"""
-
-from collections.abc import Callable
-from functools import cached_property
 from html import escape
 from operator import attrgetter
 
 import django_tables2 as tables
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from events.models import EventStatus
@@ -23,44 +12,10 @@ from lib.tables import cell, country_label
 from players.formatting import change_cell, change_class, day, format_name, signed
 from players.links import ParticipantLinks, url_maker
 from public.player_tables import correction_note
+from public.tables import ONE_PASS_TEMPLATE, Cell, OnePassTable, always
 from ratings.formatting import rating_shown
 
 VTES_FORMAT = "vtes"  # V:EKN events are scored in rating points: K means nothing there
-EVENT_TABLE_TEMPLATE = "events/table.html"  # players/table.html, its rows from OnePassTable.body_rows
-
-# A column's cells: its value from the record (None or "" shows the column's default, as in django-tables2),
-# then the cell's content from the record and that value (escaped unless safe, as a template would).
-Cell = tuple[Callable[[object], object], Callable[[object, object], object]]
-
-
-class OnePassTable(tables.Table):
-    """A table whose rows on the page shown are built in one pass from `cells()`, as django-tables2 renders them."""
-
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
-        raise NotImplementedError
-
-    @cached_property
-    def body_rows(self) -> SafeString:
-        cells = self.cells(ParticipantLinks())
-        # A cell's attrs depend on its column only (no callables): written once, not per row.
-        columns = [
-            (f"<td {column.attrs['td'].as_html()}>", column.default, *cells[column.name]) for column in self.columns
-        ]
-        rows = []
-        for number, row in enumerate(self.paginated_rows):
-            record = row.record
-            html = "".join(
-                [
-                    f"{opening}{conditional_escape(default if value is None or value == '' else render(record, value))}"
-                    "</td>"
-                    for opening, default, value_of, render in columns
-                    for value in (value_of(record),)
-                ]
-            )
-            rows.append(f'<tr class="{"odd" if number % 2 else "even"}">{html}</tr>')
-        if not rows and self.empty_text:
-            rows.append(f'<tr><td colspan="{len(self.columns)}">{conditional_escape(self.empty_text)}</td></tr>')
-        return mark_safe("\n".join(rows))
 
 
 class EventTable(OnePassTable):
@@ -79,7 +34,7 @@ class EventTable(OnePassTable):
     )
 
     class Meta:
-        template_name = EVENT_TABLE_TEMPLATE
+        template_name = ONE_PASS_TEMPLATE
         orderable = False
         attrs = {"class": "table event-table cards-on-phone"}
         empty_text = "No events match."
@@ -112,7 +67,7 @@ class EventTable(OnePassTable):
             "format": (attrgetter("format"), lambda _, code: format_name(code)),
             "k": (attrgetter("k"), lambda event, _: "—" if event.format == VTES_FORMAT else event.k),
             "player_count": (attrgetter("player_count"), lambda _, count: count),
-            "place": (_always, place),
+            "place": (always, place),
         }
 
 
@@ -127,7 +82,7 @@ class StandingTable(OnePassTable):
     points = tables.Column(verbose_name="Points", accessor="participant_id", attrs=cell("Rating points", "num"))
 
     class Meta:
-        template_name = EVENT_TABLE_TEMPLATE
+        template_name = ONE_PASS_TEMPLATE
         orderable = False
         attrs = {"class": "table standings-table compact-on-phone"}
 
@@ -162,7 +117,7 @@ class StandingTable(OnePassTable):
             "participant": (attrgetter("participant"), lambda _, participant: links(participant)),
             "vp": (attrgetter("vp"), lambda _, vp: f"{float(vp):g}"),
             "gw": (attrgetter("gw"), lambda _, gw: gw),
-            "final": (_always, final),
+            "final": (always, final),
             "points": (attrgetter("participant_id"), points),
         }
 
@@ -177,7 +132,7 @@ class RatingChangeTable(OnePassTable):
     change = tables.Column(verbose_name="Change", attrs=cell("Change", "num col-change"))
 
     class Meta:
-        template_name = EVENT_TABLE_TEMPLATE
+        template_name = ONE_PASS_TEMPLATE
         attrs = {"class": "table change-table compact-on-phone"}
 
     def __init__(self, data, *, rounding: str, team: bool = False, **kwargs):
@@ -198,11 +153,6 @@ class RatingChangeTable(OnePassTable):
             ),
             "change": (attrgetter("change"), lambda _, change: change_cell(change)),
         }
-
-
-def _always(_record) -> bool:
-    """The value of a column shown whatever the record holds (empty_values=()): never empty."""
-    return True
 
 
 def _side(participant, change, winner: bool, links: ParticipantLinks) -> str:

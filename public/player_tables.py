@@ -1,6 +1,5 @@
 """Tables of the player pages (django-tables2). Sorting is off: the order is the history's, read from its index."""
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property
@@ -10,7 +9,7 @@ from operator import attrgetter
 import django_tables2 as tables
 from django.db.models import Model
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableListData
 
@@ -22,7 +21,8 @@ from players.formatting import (
     games_shown,
     outcome,
 )
-from players.links import ParticipantLinks, player_url, url_maker
+from players.links import ParticipantLinks, url_maker
+from public.tables import ONE_PASS_TEMPLATE, Cell, OnePassTable, always
 from ratings.formatting import rating_shown
 from ratings.selectors.players import RatingHistory
 
@@ -78,11 +78,6 @@ def k_cell(entry) -> SafeString:
     return mark_safe(f'<span class="k-value">{value}</span> <span class="k-reason">{escape(entry.k_reason)}</span>')
 
 
-# A column's cells: its value (None or "" shows the table's default, as in django-tables2), then the cell's
-# HTML from the record and that value.
-Cell = tuple[Callable[[object], object], Callable[[object, object], str]]
-
-
 @dataclass
 class EventGroup:
     """The rows of one event on the page shown: the event heads them."""
@@ -103,9 +98,9 @@ class EventGroupedTable(tables.Table):
 
     django-tables2 gives the columns, their headers and the pages. The rows
     of the page shown are built in one pass by `body_groups`, from the cells
-    the table's `cells()` describes: rendering cell by cell through
-    django-tables2 (a signature inspection, an attrs dict and a format_html
-    per cell) cost more than the page's queries.
+    the table's `cells()` describes (HTML, not escaped again): rendering cell
+    by cell through django-tables2 (a signature inspection, an attrs dict and
+    a format_html per cell) cost more than the page's queries.
     """
 
     show_category = False
@@ -297,18 +292,16 @@ class VeknScoreTable(tables.Table):
         )
 
 
-class PlayerTable(tables.Table):
+class PlayerTable(OnePassTable):
     """Search results: who, where, and their ratings today."""
 
     name = tables.Column(verbose_name="Name", attrs=cell("Name", "col-name"))
     membership_number = tables.Column(verbose_name="Number", attrs=cell("Number", "col-number"))
-    # Read through the Country object: on the model field django-tables2 would first call
-    # get_country_display(), which rebuilds django-countries' whole list (1 ms a row).
-    country = tables.Column(verbose_name="Country", accessor="country__code", attrs=cell("Country"), empty_values=())
+    country = tables.Column(verbose_name="Country", attrs=cell("Country"), empty_values=())
     ratings = tables.Column(verbose_name="Ratings", accessor="pk", attrs=cell("Ratings", "col-ratings"))
 
     class Meta:
-        template_name = TABLE_TEMPLATE
+        template_name = ONE_PASS_TEMPLATE
         orderable = False
         attrs = {"class": "table player-table cards-on-phone"}
         empty_text = "No player matches."
@@ -318,28 +311,28 @@ class PlayerTable(tables.Table):
         self.ratings: dict[int, list] = {}  # participant id -> today's list rows, set for the page shown
         self.anchor = "results"
 
-    def render_name(self, record):
-        return format_html('<a href="{}">{}</a>', player_url(record), record.name)
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        return {
+            "name": (attrgetter("name"), lambda player, name: _link(links.player_url(player.membership_number), name)),
+            "membership_number": (attrgetter("membership_number"), lambda _, number: number),
+            # Through the Country object: get_country_display() rebuilds django-countries' whole list (1 ms a row).
+            "country": (always, lambda player, _: country_label(player.country)),
+            "ratings": (always, lambda player, _: self._ratings(player)),
+        }
 
-    def render_country(self, record):
-        return country_label(record.country)
-
-    def render_ratings(self, record):
-        rows = self.ratings.get(record.participant_id, [])
+    def _ratings(self, player) -> SafeString:
+        rows = self.ratings.get(player.participant_id, [])
         if not rows:
-            return format_html('<span class="muted">{}</span>', "Not rated yet")
-        return format_html(
-            '<ul class="rating-chips">{}</ul>',
-            format_html_join(
-                "",
-                '<li><span class="chip-name">{}</span> <strong>{}</strong>{}</li>',
-                (
-                    (
-                        row.category.name,
-                        rating_shown(row.rating, row.category.display_rounding),
-                        format_html(' <span class="chip-rank">#{}</span>', row.world_rank) if row.world_rank else "",
-                    )
-                    for row in rows
-                ),
-            ),
+            return mark_safe('<span class="muted">Not rated yet</span>')
+        chips = "".join(
+            f'<li><span class="chip-name">{escape(row.category.name)}</span> '
+            f"<strong>{escape(rating_shown(row.rating, row.category.display_rounding))}</strong>"
+            + (f' <span class="chip-rank">#{row.world_rank}</span>' if row.world_rank else "")
+            + "</li>"
+            for row in rows
         )
+        return mark_safe(f'<ul class="rating-chips">{chips}</ul>')
+
+
+def _link(url: str, text: str) -> SafeString:
+    return mark_safe(f'<a href="{escape(url)}">{escape(text)}</a>')

@@ -1,0 +1,60 @@
+"""Tables whose rows are built in one pass.
+
+django-tables2 gives the columns, their headers, sorting and the pages; the
+rows of the page shown are built in one pass (`OnePassTable.body_rows`, shown
+by ONE_PASS_TEMPLATE) from the cells each table's `cells()` describes, as the
+player pages' histories are (public.player_tables.EventGroupedTable).
+Rendering cell by cell through django-tables2 (an accessor, a signature
+inspection, an attrs dict and a format_html per cell) cost most of the event
+list's, the event page's and the player search's time.
+"""
+
+from collections.abc import Callable
+from functools import cached_property
+
+import django_tables2 as tables
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+
+from players.links import ParticipantLinks
+
+ONE_PASS_TEMPLATE = "events/table.html"  # players/table.html, its rows from OnePassTable.body_rows
+
+# A column's cells: its value from the record (None or "" shows the column's default, as in django-tables2),
+# then the cell's content from the record and that value (escaped unless safe, as a template would).
+Cell = tuple[Callable[[object], object], Callable[[object, object], object]]
+
+
+def always(_record) -> bool:
+    """The value of a column shown whatever the record holds (empty_values=()): never empty."""
+    return True
+
+
+class OnePassTable(tables.Table):
+    """A table whose rows on the page shown are built in one pass from `cells()`, as django-tables2 renders them."""
+
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        raise NotImplementedError
+
+    @cached_property
+    def body_rows(self) -> SafeString:
+        cells = self.cells(ParticipantLinks())
+        # A cell's attrs depend on its column only (no callables): written once, not per row.
+        columns = [
+            (f"<td {column.attrs['td'].as_html()}>", column.default, *cells[column.name]) for column in self.columns
+        ]
+        rows = []
+        for number, row in enumerate(self.paginated_rows):
+            record = row.record
+            html = "".join(
+                [
+                    f"{opening}{conditional_escape(default if value is None or value == '' else render(record, value))}"
+                    "</td>"
+                    for opening, default, value_of, render in columns
+                    for value in (value_of(record),)
+                ]
+            )
+            rows.append(f'<tr class="{"odd" if number % 2 else "even"}">{html}</tr>')
+        if not rows and self.empty_text:
+            rows.append(f'<tr><td colspan="{len(self.columns)}">{conditional_escape(self.empty_text)}</td></tr>')
+        return mark_safe("\n".join(rows))

@@ -1,13 +1,12 @@
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.models import Group
 
-from accounts.models import Profile
+from accounts.models import MembershipClaim, Profile
 from accounts.roles import ADMINS
 from accounts.selectors import account_managed_by, accounts_managed_by
 from accounts.services import profile_link
-from players.models import Player
 
 User = get_user_model()
 
@@ -23,7 +22,7 @@ class ProfileInline(admin.StackedInline):
     fk_name = "user"
     can_delete = False
     autocomplete_fields = ["player"]
-    fields = ["player", "claimed_number", "linked_by", "linked_at"]
+    fields = ["player", "linked_by", "linked_at"]
     readonly_fields = ["linked_by", "linked_at"]
     verbose_name = "player link"
     verbose_name_plural = "player link"
@@ -91,13 +90,12 @@ class UserAdmin(DjangoUserAdmin):
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "claimed_number", "player", "linked_by", "linked_at"]
+    list_display = ["user", "player", "linked_by", "linked_at"]
     list_select_related = ["user", "player", "linked_by"]
-    search_fields = ["user__username", "user__email", "claimed_number", "player__membership_number", "player__name"]
+    search_fields = ["user__username", "user__email", "player__membership_number", "player__name"]
     autocomplete_fields = ["user", "player"]
     readonly_fields = ["linked_by", "linked_at"]
     list_filter = [("player", admin.EmptyFieldListFilter)]
-    actions = ["link_stated_numbers"]
 
     # Re-linking a superuser's or an admin's account to another player is changing that account.
     def has_change_permission(self, request, obj=None):
@@ -119,21 +117,19 @@ class ProfileAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         _record_link_change(request, obj, form.changed_data)
 
-    @admin.action(description="Confirm: link each selected account to the player with its stated number")
-    def link_stated_numbers(self, request, queryset):
-        linked, missing = 0, []
-        queryset = queryset.filter(user__in=accounts_managed_by(actor=request.user))
-        for profile in queryset.exclude(claimed_number=""):
-            player = Player.objects.filter(membership_number=profile.claimed_number).first()
-            if player is None or Profile.objects.filter(player=player).exclude(pk=profile.pk).exists():
-                missing.append(profile.claimed_number)
-                continue
-            profile_link(profile=profile, player=player, by=request.user)
-            linked += 1
-        self.message_user(request, f"{linked} account(s) linked.")
-        if missing:
-            self.message_user(
-                request,
-                f"Not linked (no such player, or linked to another account): {', '.join(missing)}",
-                messages.WARNING,
-            )
+
+@admin.register(MembershipClaim)
+class MembershipClaimAdmin(admin.ModelAdmin):
+    """The record of claims; they are decided in the claims queue on the site (corrections.claim_views)."""
+
+    list_display = ["user", "player", "status", "filed_at", "decided_by", "decided_at"]
+    list_filter = ["status"]
+    list_select_related = ["user", "player", "decided_by"]
+    search_fields = ["user__username", "user__email", "player__membership_number", "player__name"]
+    readonly_fields = ["user", "player", "note", "status", "filed_at", "decided_by", "decided_at", "reason"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -4,15 +4,15 @@ from django.conf import settings
 from django.db import models
 
 from accounts.roles import MANAGE_ALL_EVENTS, ORGANIZE_EVENTS
-from players.models import membership_number_validator
+from players.models import Player
 
 
 class Profile(models.Model):
     """What the site knows about an account beyond Django's user: the player it belongs to.
 
-    A user may state their membership number (`claimed_number`); only an admin
-    sets `player`, so `player` can be trusted (a later feature lets linked
-    players appeal matches in their own history). From a user:
+    A user claims a membership number (MembershipClaim); only an admin sets
+    `player`, by confirming the claim or in the admin site, so `player` can be
+    trusted: linked players appeal matches of their own history. From a user:
     `user.profile.player`, or `accounts.selectors.user_player(user=...)`.
     """
 
@@ -24,13 +24,6 @@ class Profile(models.Model):
         on_delete=models.SET_NULL,
         related_name="account",
         help_text="Set or confirmed by an admin; one account per player.",
-    )
-    claimed_number = models.CharField(
-        "membership number stated by the user",
-        max_length=32,
-        blank=True,
-        validators=[membership_number_validator],
-        help_text="What the user says their membership number is; an admin confirms it by linking the player.",
     )
     linked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
@@ -45,6 +38,52 @@ class Profile(models.Model):
 
     def __str__(self):
         return f"{self.user}: {self.player or 'no player linked'}"
+
+
+class ClaimStatus(models.TextChoices):
+    OPEN = "open", "Waiting for an admin"
+    ACCEPTED = "accepted", "Confirmed"
+    REJECTED = "rejected", "Not confirmed"
+
+
+class MembershipClaim(models.Model):
+    """A user's word that a membership number is theirs, and an admin's decision on it.
+
+    An admin compares the account with the player (name, country, last
+    events) in the claims queue; confirming links the account to the player.
+    A user has at most one open claim; the decided ones stay as the record.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership_claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    note = models.TextField(
+        "how an admin can tell it is you",
+        max_length=1000,
+        blank=True,
+        help_text="Optional: events you played, your store, anything that helps an admin compare.",
+    )
+    status = models.CharField(max_length=8, choices=ClaimStatus.choices, default=ClaimStatus.OPEN)
+    filed_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField("the admin's reason", max_length=1000, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(status="open"), name="membership_claim_open_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "filed_at"], name="membership_claim_queue")]
+
+    def __str__(self):
+        return f"{self.user} claims {self.player.membership_number}: {self.get_status_display()}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == ClaimStatus.OPEN
 
 
 PASSWORD_RESET_WINDOW = timedelta(hours=1)  # reset e-mails are counted over this long

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from accounts.models import PASSWORD_RESET_WINDOW, PasswordResetRequest
+from accounts.models import PASSWORD_RESET_WINDOW, ClaimStatus, MembershipClaim, PasswordResetRequest
 from accounts.roles import ADMINS, MANAGE_ALL_PERMISSION, ORGANIZE_PERMISSION
 from players.models import Player
 
@@ -66,3 +66,29 @@ def password_resets_requested(*, address: str | None = None, email: str | None =
     if email is not None:
         requests = requests.filter(email=email.strip().lower())
     return requests.count()
+
+
+def claims_open():
+    """Claims waiting for an admin, oldest first, with the account and the claimed player."""
+    return (
+        MembershipClaim.objects.filter(status=ClaimStatus.OPEN)
+        .select_related("user", "player")
+        .order_by("filed_at", "pk")
+    )
+
+
+def claims_decided(*, limit: int = 20) -> list[MembershipClaim]:
+    return list(
+        MembershipClaim.objects.exclude(status=ClaimStatus.OPEN)
+        .select_related("user", "player", "decided_by")
+        .order_by("-decided_at", "-pk")[:limit]
+    )
+
+
+def claims_of_user(*, user) -> list[MembershipClaim]:
+    """The user's claims, newest first: the open one (if any) and the decisions on the others."""
+    return list(MembershipClaim.objects.filter(user=user).select_related("player").order_by("-filed_at", "-pk"))
+
+
+def claim_get(*, claim_id: int) -> MembershipClaim | None:
+    return MembershipClaim.objects.select_related("user", "player").filter(pk=claim_id).first()

@@ -1,14 +1,20 @@
-"""Writes about accounts: a user's stated membership number, an admin's link to a player, sign-in limits."""
+"""Writes about accounts: signing up, membership claims and their decisions, the player link, sign-in limits."""
 
 from datetime import datetime, timedelta
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from accounts.models import PASSWORD_RESET_WINDOW, PasswordResetRequest, Profile
+from accounts.models import PASSWORD_RESET_WINDOW, ClaimStatus, MembershipClaim, PasswordResetRequest, Profile
 from accounts.selectors import password_resets_requested
+from accounts.tokens import email_confirmation_tokens
+from lib.mail import mail_on_commit
 from players.models import Player
 
 SIGN_IN_LOGS_KEPT = timedelta(days=30)  # who signed in or failed to, for admins looking into an account
@@ -21,16 +27,6 @@ def profile_of(*, user) -> Profile:
 
 
 @transaction.atomic
-def profile_claim(*, user, membership_number: str) -> Profile:
-    """Record the membership number the user says is theirs; the link itself waits for an admin."""
-    profile = profile_of(user=user)
-    profile.claimed_number = membership_number
-    profile.full_clean(exclude=["user", "player"])
-    profile.save(update_fields=["claimed_number"])
-    return profile
-
-
-@transaction.atomic
 def profile_link(*, profile: Profile, player: Player | None, by) -> Profile:
     """Link (or unlink, with None) the account to a player; admins only, recorded with who and when."""
     profile.player = player
@@ -38,6 +34,126 @@ def profile_link(*, profile: Profile, player: Player | None, by) -> Profile:
     profile.linked_at = timezone.now() if player else None
     profile.save(update_fields=["player", "linked_by", "linked_at"])
     return profile
+
+
+# Signing up ------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def account_sign_up(*, username: str, email: str, password: str, site: dict) -> None:
+    """Create an account waiting for its e-mail to be confirmed, and send the link that confirms it.
+
+    An address that has an account already gets a reminder instead (sign in,
+    or reset the password), and one whose account waits for confirmation gets
+    its link again: the page after signing up is the same in every case, so
+    nobody learns from it whether an address has an account. `site` holds the
+    `protocol` and `domain` of the links.
+    """
+    User = get_user_model()
+    email = User.objects.normalize_email(email).strip()
+    existing = User.objects.filter(email__iexact=email).order_by("pk").first()
+    if existing is not None and existing.is_active:
+        mail_on_commit(
+            to=existing.email, template="registration/sign_up_again_email.txt", context={"user": existing, **site}
+        )
+        return
+    if existing is None:
+        try:
+            with transaction.atomic():
+                existing = User.objects.create_user(username=username, email=email, password=password, is_active=False)
+        except IntegrityError:  # the same name signed up meanwhile: the form checked it, but another request won
+            raise ValidationError({"username": "A user with that username already exists."}) from None
+        Profile.objects.create(user=existing)
+    mail_on_commit(
+        to=existing.email,
+        template="registration/sign_up_email.txt",
+        context={
+            "user": existing,
+            "uid": urlsafe_base64_encode(force_bytes(existing.pk)),
+            "token": email_confirmation_tokens.make_token(existing),
+            **site,
+        },
+    )
+
+
+def account_to_confirm(*, uidb64: str, token: str):
+    """The account whose confirmation link this is, if the link is valid and unused; else None."""
+    User = get_user_model()
+    try:
+        user = User.objects.get(pk=urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, TypeError, OverflowError, User.DoesNotExist):
+        return None
+    if user.is_active or not email_confirmation_tokens.check_token(user, token):
+        return None
+    return user
+
+
+@transaction.atomic
+def account_confirm(*, user) -> None:
+    """The e-mail address is the user's: the account opens (the view signs them in)."""
+    user.is_active = True
+    user.save(update_fields=["is_active"])
+    profile_of(user=user)
+
+
+# Membership claims -------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def claim_file(*, user, membership_number: str, note: str = "") -> MembershipClaim:
+    """The user says `membership_number` is theirs; it waits in the claims queue. Replaces their open claim."""
+    profile = profile_of(user=user)
+    if profile.player_id is not None:
+        raise ValidationError("Your account is linked to a player already.")
+    player = Player.objects.public().filter(membership_number=membership_number.strip()).first()
+    if player is None:
+        raise ValidationError({"membership_number": f"No player has the membership number “{membership_number}”."})
+    if Profile.objects.filter(player=player).exists():
+        raise ValidationError(
+            {"membership_number": "That number belongs to another account. If it is yours, write to an admin."}
+        )
+    MembershipClaim.objects.filter(user=user, status=ClaimStatus.OPEN).delete()
+    claim = MembershipClaim(user=user, player=player, note=note.strip())
+    claim.full_clean(exclude=["user", "player"])
+    claim.save()
+    return claim
+
+
+def _claim_decide(claim: MembershipClaim, *, by, reason: str, status: str, site: dict) -> MembershipClaim:
+    claim = MembershipClaim.objects.select_for_update().select_related("user", "player").get(pk=claim.pk)
+    if not claim.is_open:
+        raise ValidationError("This claim is decided already.")
+    claim.status = status
+    claim.decided_by = by
+    claim.decided_at = timezone.now()
+    claim.reason = reason.strip()
+    claim.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    if claim.user.email:
+        mail_on_commit(
+            to=claim.user.email, template="accounts/claim_decided_email.txt", context={"claim": claim, **site}
+        )
+    return claim
+
+
+@transaction.atomic
+def claim_accept(*, claim: MembershipClaim, by, reason: str = "", site: dict) -> MembershipClaim:
+    """Link the account to the claimed player; the user is told by e-mail and on their account page."""
+    if Profile.objects.filter(player=claim.player_id).exclude(user=claim.user_id).exists():
+        raise ValidationError("That player is linked to another account meanwhile.")
+    claim = _claim_decide(claim, by=by, reason=reason, status=ClaimStatus.ACCEPTED, site=site)
+    profile_link(profile=profile_of(user=claim.user), player=claim.player, by=by)
+    return claim
+
+
+@transaction.atomic
+def claim_reject(*, claim: MembershipClaim, by, reason: str, site: dict) -> MembershipClaim:
+    """Refuse the claim with a reason the user reads; they may claim again."""
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why: the player reads it."})
+    return _claim_decide(claim, by=by, reason=reason, status=ClaimStatus.REJECTED, site=site)
+
+
+# Sign-in limits ----------------------------------------------------------------------------------------------
 
 
 @transaction.atomic

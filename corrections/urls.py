@@ -1,6 +1,6 @@
 from django.urls import path
 
-from corrections import views
+from corrections import claim_views, views
 
 app_name = "corrections"
 
@@ -14,4 +14,6 @@ urlpatterns = [
     path("appeals/new/<int:match_id>/", views.appeal_new, name="appeal_new"),
     path("appeals/queue/", views.appeal_queue, name="appeal_queue"),
     path("appeals/<int:appeal_id>/review/", views.appeal_review, name="appeal_review"),
+    path("claims/queue/", claim_views.claim_queue, name="claim_queue"),
+    path("claims/<int:claim_id>/decide/", claim_views.claim_decide, name="claim_decide"),
 ]

@@ -20,6 +20,7 @@ from corrections.filters import CorrectionFilter
 from corrections.forms import AppealForm, DecisionForm, MatchAddForm, MatchCorrectForm, MatchRemoveForm
 from corrections.tables import AppealQueueTable, CorrectionTable, DecidedAppealTable, ImpactTable, MyAppealTable
 from events.models import Event
+from lib.forms import errors_to_form
 from lib.tables import configure
 from ratings.impact import MatchChange, correction_impact
 
@@ -36,15 +37,6 @@ def admin_required(view):
         return view(request, *args, **kwargs)
 
     return wrapped
-
-
-def _errors_to_form(form, error: ValidationError) -> None:
-    """A service's ValidationError shown on the form: on its field when it names one, above the form otherwise."""
-    if hasattr(error, "error_dict"):
-        for field, problems in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, problems)
-    else:
-        form.add_error(None, error)
 
 
 def _impact_tables(change: MatchChange) -> list[tuple]:
@@ -85,7 +77,7 @@ def appeal_new(request, match_id):
         try:
             services.appeal_file(user=request.user, match=match, **form.cleaned_data)
         except ValidationError as error:
-            _errors_to_form(form, error)
+            errors_to_form(form, error)
         else:
             messages.success(request, "Your appeal is filed: an admin will look at it. Its status is shown here.")
             return redirect("corrections:my_appeals")
@@ -125,7 +117,7 @@ def appeal_review(request, appeal_id):
         try:
             decide(appeal=appeal, by=request.user, reason=form.cleaned_data["reason"])
         except ValidationError as error:
-            _errors_to_form(form, error)
+            errors_to_form(form, error)
         else:
             messages.success(request, f"Appeal #{appeal.pk} {form.cleaned_data['decision']}ed.")
             return redirect("corrections:appeal_queue")
@@ -173,7 +165,7 @@ def match_correct(request, match_id):
         except services.MatchGone as gone:
             return _match_gone(request, gone)
         except ValidationError as error:
-            _errors_to_form(form, error)
+            errors_to_form(form, error)
             stage = "edit"
         else:
             messages.success(request, "The match is corrected; its ratings are being recomputed.")
@@ -216,7 +208,7 @@ def match_remove(request, match_id):
         except services.MatchGone as gone:
             return _match_gone(request, gone)
         except ValidationError as error:
-            _errors_to_form(form, error)
+            errors_to_form(form, error)
             stage = "edit"
         else:
             messages.success(request, "The match is removed; its ratings are being recomputed.")
@@ -241,7 +233,7 @@ def match_add(request, event_id):
         try:
             correction = services.match_add(new=form.new_match(), reason=form.cleaned_data["reason"], by=request.user)
         except ValidationError as error:
-            _errors_to_form(form, error)
+            errors_to_form(form, error)
             stage = "edit"
         else:
             messages.success(request, "The match is added; its ratings are being recomputed.")

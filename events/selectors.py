@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
@@ -144,3 +145,37 @@ def event_standings(*, event: Event) -> list[Standing]:
         .select_related("participant__player", "participant__team")
         .order_by("rank", "participant_id")
     )
+
+
+def players_last_events(*, players, per_player: int = 3) -> dict[int, list[Event]]:
+    """player id -> the last `per_player` events they played (newest first), for many players in two queries."""
+    by_participant = {player.participant_id: player.pk for player in players}
+    if not by_participant:
+        return {}
+    match = Match._meta.db_table
+    event = Event._meta.db_table
+    marks = ", ".join(["%s"] * len(by_participant))
+    sql = f"""
+        SELECT participant_id, event_id FROM (
+            SELECT played.participant_id, played.event_id,
+                   ROW_NUMBER() OVER (PARTITION BY played.participant_id ORDER BY e.date DESC, e.id DESC) AS n
+            FROM (
+                SELECT participant1_id AS participant_id, event_id FROM {match} WHERE participant1_id IN ({marks})
+                UNION
+                SELECT participant2_id, event_id FROM {match} WHERE participant2_id IN ({marks})
+            ) played
+            JOIN {event} e ON e.id = played.event_id
+        ) numbered
+        WHERE n <= %s
+    """
+    ids = list(by_participant)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*ids, *ids, per_player])
+        rows = cursor.fetchall()
+    events = Event.objects.in_bulk({event_id for _, event_id in rows})
+    found: dict[int, list[Event]] = {player_id: [] for player_id in by_participant.values()}
+    for participant_id, event_id in rows:
+        found[by_participant[participant_id]].append(events[event_id])
+    for played in found.values():
+        played.sort(key=lambda each: (each.date, each.pk), reverse=True)
+    return found

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from accounts.roles import ADMINS, ORGANIZERS
-from accounts.selectors import user_can_organize, user_manages_all_events, user_player
+from accounts.selectors import user_can_organize, user_manages_all_events
 from tests.factories import PASSWORD, AdminFactory, OrganizerFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -212,30 +212,6 @@ def test_the_account_page_is_for_signed_in_users(client):
     assert response["Location"] == "/accounts/login/?next=/accounts/"
 
 
-def test_a_player_states_their_membership_number_and_an_admin_confirms_it(client, admin_client):
-    player = PlayerFactory(membership_number="4711", name="Ada Lovelace")
-    user = UserFactory()
-    client.force_login(user)
-
-    response = client.post("/accounts/", {"membership_number": "4711"})
-    assert response.status_code == 302
-    assert Profile.objects.get(user=user).claimed_number == "4711"
-    assert user_player(user=user) is None  # not before an admin confirms it
-
-    profile = Profile.objects.get(user=user)
-    confirmed = admin_client.post(
-        reverse("admin:accounts_profile_changelist"),
-        {"action": "link_stated_numbers", "_selected_action": [profile.pk]},
-    )
-    assert confirmed.status_code == 302
-
-    profile.refresh_from_db()
-    assert user_player(user=user) == player
-    assert profile.linked_by.is_superuser and profile.linked_at is not None
-    assert player.account.user == user  # the link reads both ways
-    assert "Ada Lovelace (4711)" in client.get("/accounts/").content.decode()
-
-
 def test_a_malformed_membership_number_is_refused_next_to_the_field(client):
     client.force_login(UserFactory())
 
@@ -262,7 +238,6 @@ def test_an_admin_links_a_player_on_the_users_page_and_is_recorded(admin_client)
             "profile-MIN_NUM_FORMS": "0",
             "profile-MAX_NUM_FORMS": "1",
             "profile-0-player": str(player.pk),
-            "profile-0-claimed_number": "",
             "profile-0-user": str(user.pk),
         }
     )

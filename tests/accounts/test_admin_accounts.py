@@ -98,7 +98,7 @@ def test_an_admin_cannot_relink_a_superusers_player(admin, superuser):
 
     response = client.post(
         reverse("admin:accounts_profile_change", args=[profile.pk]),
-        {"user": superuser.pk, "player": player.pk, "claimed_number": "777"},
+        {"user": superuser.pk, "player": player.pk},
     )
 
     assert response.status_code == 403

@@ -3,11 +3,12 @@ test_security_crafted_input): someone of each persona, and an id for every URL p
 
 import pytest
 
+from accounts.models import MembershipClaim
 from corrections import services as corrections
 from events.models import Event
-from players.models import Team
+from players.models import Player, Team
 from tests.bundles import Bundle
-from tests.factories import EventFactory, MatchFactory
+from tests.factories import EventFactory, MatchFactory, UserFactory
 from tests.worlds import account_of, bundle_rated, the_match
 
 
@@ -27,6 +28,7 @@ def personas_and_ids(tmp_path, admin, organizer):
     correction = corrections.match_correct(
         match=the_match("E1", 1, "1001"), result=corrections.Result(1, 2), reason="Swapped.", by=admin
     )
+    claim = MembershipClaim.objects.create(user=UserFactory(), player=Player.objects.get(membership_number="1002"))
     return {
         "people": {"anonymous": None, "player": player, "organizer": organizer, "admin": admin},
         "ids": {
@@ -40,6 +42,7 @@ def personas_and_ids(tmp_path, admin, organizer):
             "match_id": own_match.pk,
             "correction_id": correction.pk,
             "appeal_id": appeal.pk,
+            "claim_id": claim.pk,
             "round_number": 1,
             "uidb64": "MQ",
             "token": "not-a-valid-token",

@@ -52,6 +52,8 @@ EXPECTED = {
     "corrections:appeal_new": OWN_MATCH,
     "corrections:appeal_queue": ADMINS,
     "corrections:appeal_review": ADMINS,
+    "corrections:claim_queue": ADMINS,
+    "corrections:claim_decide": {**ADMINS, "admin": POST_ONLY},
     "organize:index": ORGANIZERS,
     "organize:event_create": ORGANIZERS,
     # The organizer's own draft: another organizer would get 404 (tests/organize/test_organize_permissions.py).
@@ -65,6 +67,9 @@ EXPECTED = {
     "organize:submit": {**EVERYONE_POSTS},
     "accounts:account": SIGNED_IN,
     "accounts:login": SIGN_IN_PAGE,
+    "accounts:sign_up": SIGN_IN_PAGE,
+    "accounts:sign_up_done": PUBLIC,
+    "accounts:sign_up_confirm": dict.fromkeys(PERSONAS, 400),  # an invalid link says so
     "login": SIGN_IN_PAGE,
     "logout": EVERYONE_POSTS,
     "password_change": SIGNED_IN,

@@ -1,0 +1,62 @@
+"""The claims queue: admins compare an account with the player it claims to be, and confirm or refuse.
+
+Beside the appeals queue, for the same admins: each claim shows the account
+(name, e-mail, when it signed up), the claimed player (name, number,
+country, last events) and what the user wrote.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from accounts.forms import ClaimDecisionForm
+from corrections.views import admin_required
+from events.selectors import players_last_events
+from lib.forms import errors_to_form
+from lib.mail import mail_site
+
+CLAIMS_SHOWN = 50
+
+
+@admin_required
+def claim_queue(request):
+    claims = list(account_selectors.claims_open()[:CLAIMS_SHOWN])
+    last_events = players_last_events(players=[claim.player for claim in claims])
+    for claim in claims:
+        claim.last_events = last_events.get(claim.player_id, [])
+    return render(
+        request,
+        "corrections/claim_queue.html",
+        {
+            "claims": claims,
+            "open_count": account_selectors.claims_open().count(),
+            "decided": account_selectors.claims_decided(),
+        },
+    )
+
+
+@admin_required
+@require_POST
+def claim_decide(request, claim_id):
+    claim = account_selectors.claim_get(claim_id=claim_id)
+    if claim is None:
+        raise Http404("No such claim.")
+    form = ClaimDecisionForm(request.POST)
+    if form.is_valid():
+        accept = form.cleaned_data["decision"] == ClaimDecisionForm.ACCEPT
+        decide = account_services.claim_accept if accept else account_services.claim_reject
+        try:
+            decide(claim=claim, by=request.user, reason=form.cleaned_data["reason"], site=mail_site(request))
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            verdict = "confirmed: the account is linked to" if accept else "refused for"
+            messages.success(request, f"Claim {verdict} {claim.player.name} ({claim.player.membership_number}).")
+            return redirect("corrections:claim_queue")
+    problems = "; ".join(str(problem) for problems in form.errors.values() for problem in problems)
+    messages.error(request, f"Claim #{claim.pk} not decided: {problems}")
+    return redirect("corrections:claim_queue")

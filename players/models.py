@@ -1,12 +1,14 @@
+from django.contrib.postgres.indexes import OpClass
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Concat
 from django.urls import reverse
 from django_countries.fields import CountryField
 
-from lib.indexes import trigram_search_index
+from lib.indexes import PostgresOnlyGinIndex, trigram_search_index
 from players import geography
 from players.names import validate_name
+from players.search import FoldName
 
 MEMBERSHIP_NUMBER_PATTERN = r"^[A-Za-z0-9-]{1,32}$"
 membership_number_validator = RegexValidator(
@@ -72,9 +74,11 @@ class Player(models.Model):
             ),
         ]
         indexes = [
-            # The player search (players.selectors.player_search, and the API's): a substring of the name or
-            # a prefix of the membership number, in any case. On PostgreSQL only (migrations 0002 and 0004).
+            # The player search (players.selectors.player_search, and the API's): a prefix of the membership
+            # number in any case, and the words of a name folded (players.search). On PostgreSQL only
+            # (migrations 0002, 0004 and 0005).
             trigram_search_index("name", "membership_number", name="player_search_trgm"),
+            PostgresOnlyGinIndex(OpClass(FoldName("name"), name="gin_trgm_ops"), name="player_name_folded_trgm"),
         ]
 
     def __str__(self):

@@ -1,24 +1,78 @@
 """Reads of players and teams: search and look-up by number."""
 
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from django.contrib.postgres.search import TrigramWordSimilarity
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from lib.lookups import any_of
 from players.links import NamedParticipant
 from players.models import Participant, Player, Team, team_label
+from players.search import FoldName, query_words
 
 # Search ------------------------------------------------------------------------------
 
 
-def player_search(*, query: str) -> QuerySet[Player]:
-    """Players whose name contains `query` or whose membership number starts with it, in any case.
+# SQLite has no trigram index: the near search compares names in Python, only in worlds this small.
+NEAR_IN_PYTHON_UP_TO = 20_000
 
-    On PostgreSQL both are answered by a trigram index (players migration 0002).
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatches:
+    players: QuerySet[Player]
+    near: bool  # found by names like the query, none being as typed
+
+
+def player_matches(*, query: str) -> PlayerMatches:
+    """Players whose name holds every word of `query` in any order, ignoring case and accents, or whose
+    membership number starts with it; when none does, those whose names have words like each of the query's
+    (a typo forgiven), most alike first.
+
+    On PostgreSQL both are answered by the trigram index on the folded names (migration 0005).
     """
     players = Player.objects.public().order_by("name", "membership_number")
     query = query.strip()
-    if not query:
-        return players
-    return players.filter(Q(name__icontains=query) | Q(membership_number__istartswith=query))
+    words = query_words(query)
+    if not words:
+        return PlayerMatches(players, near=False)
+    folded = players.annotate(folded=FoldName("name"))
+    named = Q()
+    for word in words:
+        named &= Q(folded__contains=word)
+    found = folded.filter(named | Q(membership_number__istartswith=query))
+    if found.exists():
+        return PlayerMatches(found, near=False)
+    return PlayerMatches(_near(folded, words), near=True)
+
+
+def _near(players: QuerySet[Player], words: list[str]) -> QuerySet[Player]:
+    if connection.vendor == "postgresql":
+        # Each word like a word of the name by pg_trgm's word similarity (at least NEAR_WORD_SIMILARITY, set on
+        # each connection by players.search), answered by the index.
+        alike = Q()
+        for word in words:
+            alike &= Q(folded__trigram_word_similar=word)
+        similarity = sum(TrigramWordSimilarity(word, "folded") for word in words)
+        return players.filter(alike).annotate(similarity=similarity).order_by("-similarity", "name")
+    if Player.objects.count() > NEAR_IN_PYTHON_UP_TO:
+        return players.none()
+    alike = [pk for pk, name in players.values_list("pk", "folded") if _alike(words, name.split())]
+    return players.filter(pk__in=alike)
+
+
+def _alike(words: list[str], name_words: list[str]) -> bool:
+    """Every word of the query is like a word of the name (or part of one): SQLite's near search."""
+    return all(
+        any(word in name_word or SequenceMatcher(None, word, name_word).ratio() >= 0.75 for name_word in name_words)
+        for word in words
+    )
+
+
+def player_search(*, query: str) -> QuerySet[Player]:
+    """The players a search for `query` finds (player_matches), as the players page and the API list them."""
+    return player_matches(query=query).players
 
 
 def player_by_number(*, number: str) -> Player | None:

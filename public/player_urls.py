@@ -6,6 +6,7 @@ app_name = "players"
 
 urlpatterns = [
     path("players/", views.player_list, name="list"),
+    path("suggest/players/", views.player_suggestions, name="suggest"),
     path("players/<str:number>/", views.player_detail, name="detail"),
     path("players/<str:number>/vs/", views.player_versus_pick, name="versus-pick"),
     path("players/<str:number>/vs/<str:other>/", views.player_versus, name="versus"),

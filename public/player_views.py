@@ -3,7 +3,7 @@
 from datetime import date
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from corrections.selectors import appeal_marks, match_corrections, user_plays_as
@@ -11,6 +11,7 @@ from lib.tables import configure
 from players import selectors
 from players.links import player_url
 from players.models import Player
+from players.search import suggested_number
 from public.conditional import player_state, public_page_cached, team_state
 from public.player_tables import HeadToHeadTable, PlayerTable, RatingHistoryTable, VeknScoreTable
 from ratings.selectors import head_to_head, vekn
@@ -23,14 +24,28 @@ VERSUS_PER_PAGE = 50
 
 def player_list(request):
     query = request.GET.get("q", "").strip()
-    if query and (player := selectors.player_by_number(number=query)):
+    if query and (player := selectors.player_by_number(number=suggested_number(query))):
         return redirect(player_url(player))
-    table = PlayerTable(selectors.player_search(query=query))
+    matches = selectors.player_matches(query=query)
+    table = PlayerTable(matches.players)
     configure(request, table, per_page=PLAYERS_PER_PAGE)
     table.ratings = ratings_of_players.current_ratings_by_participant(
         participant_ids=[row.record.participant_id for row in table.page.object_list]
     )
-    return render(request, "players/player_list.html", {"query": query, "table": table})
+    return render(request, "players/player_list.html", {"query": query, "table": table, "near": matches.near})
+
+
+SUGGESTIONS = 8
+
+
+def player_suggestions(request):
+    """Names for a search box as it is typed: JSON [{name, number, country}], the search's first few."""
+    query = request.GET.get("q", "").strip()[:100]
+    players = selectors.player_search(query=query)[:SUGGESTIONS] if len(query) >= 2 else []
+    rows = [{"name": each.name, "number": each.membership_number, "country": each.country.code} for each in players]
+    response = JsonResponse(rows, safe=False)
+    response["Cache-Control"] = "public, max-age=300"
+    return response
 
 
 @public_page_cached(player_state)

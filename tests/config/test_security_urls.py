@@ -36,6 +36,7 @@ EXPECTED = {
     "ratings:index": PUBLIC,
     "ratings:detail": PUBLIC,
     "players:list": PUBLIC,
+    "players:suggest": PUBLIC,
     "players:detail": PUBLIC,
     "players:versus-pick": dict.fromkeys(PERSONAS, "redirect"),  # to the head-to-head page asked for
     "players:versus": PUBLIC,

@@ -1,0 +1,45 @@
+// Names suggested as a player is typed, in every search box marked data-suggest (the URL answering JSON).
+// A suggestion reads "Name (number)"; picking one submits the form, which goes to that player.
+// Without JavaScript the boxes are plain searches, which find the same players.
+(function () {
+  "use strict";
+  const PICKED = /\(([^()\s]+)\)$/;
+  let boxes = 0;
+  for (const input of document.querySelectorAll("input[data-suggest]")) {
+    const list = document.createElement("datalist");
+    boxes += 1;
+    list.id = "player-suggestions-" + boxes;
+    input.setAttribute("list", list.id);
+    input.after(list);
+    let timer = null;
+    let asked = "";
+    input.addEventListener("input", () => {
+      const query = input.value.trim();
+      if (PICKED.test(query) && [...list.options].some((option) => option.value === query)) {
+        if (input.form) input.form.requestSubmit();
+        return;
+      }
+      clearTimeout(timer);
+      if (query.length < 2 || query === asked) return;
+      timer = setTimeout(async () => {
+        asked = query;
+        try {
+          const response = await fetch(input.dataset.suggest + "?q=" + encodeURIComponent(query), {
+            headers: { Accept: "application/json" },
+          });
+          if (!response.ok || input.value.trim() !== query) return;
+          const players = await response.json();
+          list.replaceChildren(
+            ...players.map((player) => {
+              const option = document.createElement("option");
+              option.value = `${player.name} (${player.number})`;
+              return option;
+            }),
+          );
+        } catch (error) {
+          // Offline or refused: the box stays a plain search.
+        }
+      }, 150);
+    });
+  }
+})();

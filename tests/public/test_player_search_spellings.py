@@ -1,0 +1,110 @@
+"""Finding a player by any spelling: case, accents, word order, a typo; suggestions as a name is typed.
+
+Run on SQLite (fold_name from Python) and PostgreSQL (fold_name over unaccent, the typo by trigrams).
+"""
+
+import pytest
+from django.db import connection
+from hypothesis import given
+from hypothesis import strategies as st
+
+from players.search import name_folded, suggested_number
+from players.selectors import player_matches
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Niklas Krüger", "Ana Conceição", "Mikhail Sokolov", "Søren Ærø", "Łukasz Wałęsa", "Jean-Luc O'Brien"]
+
+
+@pytest.fixture
+def players():
+    return {name: PlayerFactory(name=name, membership_number=f"77{number}") for number, name in enumerate(NAMES)}
+
+
+def found(query) -> list[str]:
+    return [player.name for player in player_matches(query=query).players]
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("kruger", "Niklas Krüger"),
+        ("KRÜGER", "Niklas Krüger"),
+        ("Conceicao", "Ana Conceição"),
+        ("Sokolov Mikhail", "Mikhail Sokolov"),
+        ("mikhail   sokolov", "Mikhail Sokolov"),
+        ("soren aero", "Søren Ærø"),
+        ("lukasz walesa", "Łukasz Wałęsa"),
+        ("o'brien jean", "Jean-Luc O'Brien"),
+    ],
+)
+def test_case_accents_and_word_order_do_not_matter(players, query, name):
+    matches = player_matches(query=query)
+
+    assert [player.name for player in matches.players] == [name]
+    assert not matches.near
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("sokolow", "Mikhail Sokolov"), ("Mikail Sokolov", "Mikhail Sokolov"), ("krugr", "Niklas Krüger")],
+)
+def test_a_typo_finds_the_names_like_it_and_says_so(players, query, name):
+    matches = player_matches(query=query)
+
+    assert [player.name for player in matches.players][:1] == [name]
+    assert matches.near
+
+
+def test_a_search_like_no_name_finds_nobody(players):
+    assert found("zzyzx qwv") == []
+
+
+def test_a_membership_number_prefix_still_finds_its_players(players):
+    assert found("770") == ["Niklas Krüger"]
+
+
+def test_the_players_page_says_when_it_shows_names_like_the_search(client, players):
+    page = client.get("/players/?q=sokolow").content.decode()
+
+    assert "No player is called “sokolow”: 1 with a name like it" in page
+    assert "Mikhail Sokolov" in page
+
+
+def test_suggestions_answer_as_the_search_finds(client, players):
+    response = client.get("/suggest/players/?q=kruger")
+
+    assert response.json() == [{"name": "Niklas Krüger", "number": "770", "country": "DE"}]
+    assert client.get("/suggest/players/?q=k").json() == []  # too short to suggest
+
+
+def test_a_suggestion_picked_goes_to_its_player(client, players):
+    response = client.get("/players/?q=Niklas Krüger (770)")
+
+    assert response.status_code == 302 and response["Location"] == "/players/770/"
+
+
+@pytest.mark.parametrize(
+    ("query", "number"),
+    [("Niklas Krüger (770)", "770"), ("770", "770"), ("Ana (Ani) Conceição", "Ana (Ani) Conceição"), ("()", "()")],
+)
+def test_the_number_of_a_suggestion_is_read_from_its_parentheses(query, number):
+    assert suggested_number(query) == number
+
+
+def test_the_database_folds_names_as_python_does(players):
+    """fold_name in SQL (unaccent on PostgreSQL) agrees with name_folded on every name the tests use."""
+    with connection.cursor() as cursor:
+        for name in NAMES:
+            cursor.execute("SELECT fold_name(%s)", [name])
+            assert cursor.fetchone()[0] == name_folded(name)
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8", categories=["L", "Zs"]), max_size=30))
+def test_folding_is_idempotent_and_keeps_no_accent_or_capital(name):
+    folded = name_folded(name)
+
+    assert name_folded(folded) == folded
+    assert folded == folded.lower()
+    assert "́" not in folded  # no combining acute accent survives

@@ -66,13 +66,34 @@ def team_detail(request, participant_id):
     return render(request, "players/team_detail.html", context)
 
 
+VERSUS_CHOICES = 20
+
+
 def player_versus_pick(request, number):
-    """The head-to-head form on a player page: an opponent's number, then their shared page."""
+    """The head-to-head form on a player page: an opponent by name (any spelling) or number, then their page.
+
+    One player found goes straight to the shared page; several are listed to pick from.
+    """
     player = get_object_or_404(Player.objects.public(), membership_number=number)
-    opponent_number = request.GET.get("opponent", "").strip()
-    opponent = selectors.player_by_number(number=opponent_number) if opponent_number else None
+    asked = request.GET.get("opponent", "").strip()[:200]
+    opponent = selectors.player_by_number(number=suggested_number(asked)) if asked else None
+    if opponent is None and asked:
+        found = list(selectors.player_search(query=asked).exclude(pk=player.pk)[: VERSUS_CHOICES + 1])
+        if len(found) == 1:
+            opponent = found[0]
+        elif found:
+            return render(
+                request,
+                "players/versus_pick.html",
+                {
+                    "player": player,
+                    "asked": asked,
+                    "choices": found[:VERSUS_CHOICES],
+                    "more": len(found) > VERSUS_CHOICES,
+                },
+            )
     if opponent is None or opponent == player:
-        messages.error(request, f"No other player has the membership number “{opponent_number}”.")
+        messages.error(request, f"No other player is called “{asked}” or has that membership number.")
         return redirect(f"{player_url(player)}#head-to-head")
     return redirect("players:versus", number=player.membership_number, other=opponent.membership_number)
 
@@ -89,7 +110,13 @@ def player_versus(request, number, other):
     return render(
         request,
         "players/head_to_head.html",
-        {"player": player, "opponent": opponent, "versus": versus, "table": table},
+        {
+            "player": player,
+            "opponent": opponent,
+            "versus": versus,
+            "table": table,
+            "next_meetings": head_to_head.next_meetings(player=player.participant_id, opponent=opponent.participant_id),
+        },
     )
 
 

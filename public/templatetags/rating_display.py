@@ -14,6 +14,12 @@ def rating(value, rounding):
 
 
 @register.filter
+def percent(value):
+    """A probability as a page shows it: 0.64006 -> "64.0%"."""
+    return f"{value * 100:.1f}%"
+
+
+@register.filter
 def signed(value):
     return formatting.signed(value)
 

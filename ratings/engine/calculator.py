@@ -243,3 +243,36 @@ def event_calculation(
         draw_score=ruleset_for(ruleset).score(DRAW),
     )
     return Calculation(ruleset, rating, steps, estimate)
+
+
+@dataclass(frozen=True, slots=True)
+class SideOutlook:
+    """One side of a meeting to come: its chance and what each result would do to its rating."""
+
+    rating: float
+    expected: float  # We: the win probability (SPEC 3), a draw counting half
+    k: float
+    k_reason: str
+    win: float  # the rating change for a win
+    draw: float
+    loss: float
+
+
+def meeting_outlook(
+    rating: float, opponent: float, *, ruleset: str, k: int | None = None
+) -> tuple[SideOutlook, SideOutlook]:
+    """Both sides of a next meeting of two established players: each one's We and change for W, D and L.
+
+    `k` is the event's K under the 2001 rules (the band rulesets take it
+    from each player's rating, as in a big event with a Level II judge).
+    """
+    rules = _ruleset(ruleset, k)
+    players = _event_players(False)
+
+    def side(own: float, other: float) -> SideOutlook:
+        k_value, reason = rules.k(own, k or 0, players, True)
+        expected = expected_score(own, other)
+        changes = [k_value * (rules.score(result) - expected) for result in (WIN, DRAW, LOSS)]
+        return SideOutlook(own, expected, k_value, reason, *changes)
+
+    return side(rating, opponent), side(opponent, rating)

@@ -2,9 +2,11 @@
 
 from dataclasses import dataclass
 
+from events.models import KValue
 from players.formatting import outcome
 from players.models import Participant, Team
-from ratings.models import Category, RatingEntry, Ruleset
+from ratings.engine.calculator import SideOutlook, meeting_outlook
+from ratings.models import Category, CurrentRating, RatingEntry, Ruleset
 from ratings.selectors.players import Record
 
 
@@ -83,3 +85,49 @@ def head_to_head(*, player: Participant | int, opponent: Participant | int) -> H
     net = sum(meeting.entry.change for meeting in meetings)
     ordered = sorted(used.values(), key=lambda category: (category.position, category.slug))
     return HeadToHead(meetings, record, ordered, net)
+
+
+# Their next meeting ----------------------------------------------------------------------------------------------
+
+# The rulesets a next meeting can be foreseen under: Elo lists rated match by match (not V:EKN, not derived lists).
+FORESEEABLE = (Ruleset.DCI_2001, Ruleset.DCI_1997, Ruleset.MATCH_POINTS)
+NEXT_MEETING_K = KValue.DEFAULT  # the 2001 rules' K of an ordinary event; a K twice as big doubles every change
+
+
+@dataclass(frozen=True, slots=True)
+class NextMeeting:
+    """A list both players are in: each one's chance and rating change for each result if they met next."""
+
+    category: Category
+    mine: SideOutlook
+    theirs: SideOutlook
+    provisional: bool  # either rating is provisional: its real change follows the provisional formula
+
+    @property
+    def event_k(self) -> int | None:
+        """The event K the changes assume, when the ruleset takes K from the event."""
+        return NEXT_MEETING_K if self.category.ruleset == Ruleset.DCI_2001 else None
+
+
+def next_meetings(*, player: Participant | int, opponent: Participant | int) -> list[NextMeeting]:
+    """Each Elo list holding both participants today, in the lists' order (one query)."""
+    ids = (getattr(player, "pk", player), getattr(opponent, "pk", opponent))
+    rows = (
+        CurrentRating.objects.filter(participant_id__in=ids, category__ruleset__in=FORESEEABLE)
+        .select_related("category")
+        .order_by("category__position", "category__slug")
+    )
+    by_category: dict[int, dict[int, CurrentRating]] = {}
+    for row in rows:
+        by_category.setdefault(row.category_id, {})[row.participant_id] = row
+    meetings = []
+    for pair in by_category.values():
+        if len(pair) < 2:
+            continue
+        mine, theirs = pair[ids[0]], pair[ids[1]]
+        category = mine.category
+        k = NEXT_MEETING_K if category.ruleset == Ruleset.DCI_2001 else None
+        outlook = meeting_outlook(mine.rating, theirs.rating, ruleset=category.ruleset, k=k)
+        provisional = min(mine.matches, theirs.matches) < category.provisional_until
+        meetings.append(NextMeeting(category, *outlook, provisional=provisional))
+    return meetings

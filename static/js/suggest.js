@@ -6,11 +6,15 @@
   const PICKED = /\(([^()\s]+)\)$/;
   let boxes = 0;
   for (const input of document.querySelectorAll("input[data-suggest]")) {
-    const list = document.createElement("datalist");
-    boxes += 1;
-    list.id = "player-suggestions-" + boxes;
-    input.setAttribute("list", list.id);
-    input.after(list);
+    // A box with a list of its own (a player's frequent opponents) shows the suggestions in it instead.
+    let list = input.list;
+    if (!list) {
+      list = document.createElement("datalist");
+      boxes += 1;
+      list.id = "player-suggestions-" + boxes;
+      input.setAttribute("list", list.id);
+      input.after(list);
+    }
     let timer = null;
     let asked = "";
     input.addEventListener("input", () => {

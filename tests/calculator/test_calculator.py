@@ -3,11 +3,14 @@
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ratings.engine.calculator import (
     average_opponent_estimate,
     event_calculation,
     match_k,
+    meeting_outlook,
     rating_sequence,
     win_probability_table,
 )
@@ -257,3 +260,38 @@ def test_empty_rows_are_skipped(client):
 
     assert [step.opponent_rating for step in response.context["calculation"].steps] == [1600]
     assert response.context["calculation"].change == pytest.approx(-8)
+
+
+# meeting_outlook: a head-to-head's next meeting ---------------------------------------------------------------------
+
+
+def test_the_outlook_of_a_90_percent_favourite_at_k16_is_the_articles():
+    favourite, underdog = meeting_outlook(FAVOURITE, 1600, ruleset="dci-2001", k=16)
+
+    assert (favourite.expected, underdog.expected) == pytest.approx((0.9, 0.1))
+    assert (favourite.win, favourite.draw, favourite.loss) == pytest.approx((1.6, -6.4, -14.4))
+    assert (underdog.win, underdog.draw, underdog.loss) == pytest.approx((14.4, 6.4, -1.6))
+    assert favourite.k == underdog.k == 16
+
+
+def test_the_outlook_under_the_band_rules_takes_each_players_own_k():
+    strong, weak = meeting_outlook(2450, 2000, ruleset="dci-1997")
+
+    assert (strong.k, weak.k) == (16, 32)  # SPEC 3.2: 2400 and up, below 2100
+    expected = 1 / (10 ** (-450 / 400) + 1)  # 0.9302
+    assert strong.win == pytest.approx(16 * (1 - expected))
+    assert weak.loss == pytest.approx(-32 * (1 - expected))
+
+
+@given(
+    st.floats(min_value=100, max_value=3000),
+    st.floats(min_value=100, max_value=3000),
+    st.sampled_from([8, 16, 24, 32, 40, 48]),
+)
+def test_at_one_k_a_meeting_is_zero_sum_and_the_chances_add_up_to_one(rating, opponent, k):
+    mine, theirs = meeting_outlook(rating, opponent, ruleset="dci-2001", k=k)
+
+    assert mine.expected + theirs.expected == pytest.approx(1)
+    assert mine.win == pytest.approx(-theirs.loss)
+    assert mine.draw == pytest.approx(-theirs.draw)
+    assert mine.win - mine.loss == pytest.approx(k)

@@ -9,7 +9,9 @@ from datetime import date, timedelta
 
 import pytest
 
+from players.formatting import signed
 from players.models import Player, Team
+from ratings.models import CurrentRating
 from tests.pages import page, text
 from tests.worlds import bundle_rated, default_bundle_ranked_from_one_match
 
@@ -101,7 +103,26 @@ def test_the_head_to_head_form_explains_an_unknown_number(client, ranked_default
     response = client.get("/players/1001/vs/", {"opponent": "NOPE"}, follow=True)
 
     assert response.redirect_chain[-1][0] == "/players/1001/#head-to-head"
-    assert "No other player has the membership number “NOPE”." in response.content.decode()
+    assert "No other player is called “NOPE” or has that membership number." in response.content.decode()
+
+
+@pytest.mark.parametrize("asked", ["chloe dubois", "DUBOIS", "Chloé Dubois (1003)", "chloe dubos"])
+def test_the_head_to_head_form_takes_a_name_in_any_spelling(client, ranked_default_bundle, asked):
+    response = client.get("/players/1001/vs/", {"opponent": asked})
+
+    assert response.status_code == 302
+    assert response.url == "/players/1001/vs/1003/"
+
+
+def test_a_name_several_players_share_lists_them_to_pick_from(client, ranked_default_bundle):
+    response = client.get("/players/1001/vs/", {"opponent": "e"})
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Alice Archer against whom?" in html
+    assert 'href="/players/1001/vs/1003/">Chloé Dubois</a>' in html
+    assert 'href="/players/1001/vs/1004/">Dan Evans</a>' in html
+    assert "/players/1001/vs/1001/" not in html  # never the player themselves
 
 
 def test_head_to_head_queries_do_not_grow_with_meetings(client, tmp_path, django_assert_max_num_queries):
@@ -115,3 +136,28 @@ def test_head_to_head_queries_do_not_grow_with_meetings(client, tmp_path, django
         response = client.get("/players/1001/vs/1002/")
 
     assert response.context["versus"].record.matches == 41
+
+
+def test_head_to_head_foresees_their_next_meeting_in_each_list_they_share(client, rivals):
+    ratings = dict(
+        CurrentRating.objects.filter(
+            category__slug="constructed", participant__player__membership_number__in=["1001", "1002"]
+        ).values_list("participant__player__membership_number", "rating")
+    )
+    expected = 1 / (10 ** ((ratings["1002"] - ratings["1001"]) / 400) + 1)  # We of 1001 (SPEC 3)
+
+    response = client.get("/players/1001/vs/1002/")
+
+    meetings = response.context["next_meetings"]
+    assert [meeting.category.slug for meeting in meetings][0] == "constructed"  # Elo lists only, in the lists' order
+    assert all(meeting.category.ruleset != "vekn" for meeting in meetings)
+    meeting = meetings[0]
+    assert meeting.event_k == 16
+    assert meeting.mine.expected == pytest.approx(expected)
+    assert meeting.theirs.expected == pytest.approx(1 - expected)
+    constructed = response.content.decode().split('id="next-meeting"')[1].split("<tbody>")[1]
+    rows = [text(row).strip() for row in re.findall(r"<tr>.*?</tr>", constructed, re.S)]
+    assert rows[0].startswith("Alice Archer")
+    assert f"{expected * 100:.1f}%" in rows[0]
+    assert signed(16 * (1 - expected)) in rows[0] and signed(-16 * expected) in rows[0]
+    assert signed(16 * expected) in rows[1] and signed(-16 * (1 - expected)) in rows[1]

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.config.conftest import personas_and_ids  # noqa: F401 (someone of each persona and every id, for crawls)
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -159,6 +159,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+FORMAT_MODULE_PATH = ["config.formats"]  # one style of dates on every page (config/formats/en/formats.py)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -2,6 +2,8 @@
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
@@ -48,7 +50,10 @@ class CorrectionTable(tables.Table):
 
     def render_corrected_at(self, record, value):
         return format_html(
-            '<a href="{}" id="correction-{}">{}</a>', record.get_absolute_url(), record.pk, f"{value:%Y-%m-%d %H:%M}"
+            '<a href="{}" id="correction-{}">{}</a>',
+            record.get_absolute_url(),
+            record.pk,
+            date_format(timezone.localtime(value), "DATETIME_FORMAT"),
         )
 
     def render_event(self, record):
@@ -123,7 +128,7 @@ class AppealQueueTable(_AppealTable):
 
     player = tables.Column(verbose_name="Player", attrs=cell("Player"))
     explanation = tables.Column(verbose_name="What happened", attrs=cell("What happened"))
-    review = tables.Column(verbose_name="", accessor="pk", attrs=cell("Review"))
+    review = tables.Column(verbose_name="Review", accessor="pk", attrs=cell("Review"))
 
     class Meta(_AppealTable.Meta):
         attrs = {"class": "table appeal-table cards-on-phone"}

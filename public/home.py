@@ -1,4 +1,6 @@
+from django.http import HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.templatetags.static import static
 
 from events import selectors
 from public.conditional import categories_read, every_list_state, public_page_cached
@@ -20,3 +22,8 @@ def home(request):
             "top_lists": [(category, leaders[category.pk]) for category in categories],
         },
     )
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page links: send them to the icon the pages link."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

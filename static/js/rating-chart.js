@@ -8,7 +8,11 @@
 (function () {
   "use strict";
 
-  var ACCENT = "#8a1c2b";
+  // The page's colours (site.css), so the chart follows the light or dark scheme.
+  function colour(name, fallback) {
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+  }
+  var ACCENT = colour("--accent", "#8a1c2b");
   var dateText = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
   function signed(value) {
@@ -76,14 +80,18 @@
       stroke: ACCENT,
       width: 2,
       fill: "rgba(138, 28, 43, 0.07)",
-      points: { show: xs.length <= 60, size: 6, fill: "#fff" },
+      points: { show: xs.length <= 60, size: 6, fill: colour("--paper", "#fff") },
       value: function (u, v) {
         return v == null ? "" : String(v);
       },
     };
     if (data.kind === "vekn") line.paths = uPlot.paths.stepped({ align: 1 });
 
-    var axis = { stroke: "#5b6475", grid: { stroke: "#eceef2", width: 1 }, ticks: { stroke: "#dde1e8", width: 1 } };
+    var axis = {
+      stroke: colour("--muted", "#5b6475"),
+      grid: { stroke: colour("--line", "#eceef2"), width: 1 },
+      ticks: { stroke: colour("--line", "#dde1e8"), width: 1 },
+    };
     var plot = new uPlot(
       {
         width: width,

@@ -33,6 +33,7 @@ ADMIN_SITE = {"anonymous": ADMIN_SIGN_IN, "player": ADMIN_SIGN_IN, "organizer": 
 # URL name: expected answer to a GET per persona.
 EXPECTED = {
     "home": PUBLIC,
+    "favicon": dict.fromkeys(PERSONAS, 301),  # for good, to the icon the pages link
     "ratings:index": PUBLIC,
     "ratings:detail": PUBLIC,
     "players:list": PUBLIC,

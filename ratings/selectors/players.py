@@ -11,6 +11,7 @@ from datetime import date
 
 from django.core.cache import cache
 from django.db.models import Count, OuterRef, Q, Subquery
+from django.utils import timezone
 from django_countries import countries
 
 from players import geography
@@ -300,14 +301,21 @@ def _thinned(indexes: list[int], keep: set[int], limit: int) -> list[int]:
     return sorted(chosen)
 
 
-def elo_chart_data(*, category: Category, timeline: Timeline) -> dict:
-    """What the rating chart plots: one point per event (date, event, rating as shown)."""
+def elo_chart_data(*, category: Category, timeline: Timeline, today: date | None = None) -> dict:
+    """What the rating chart plots: one point per event (date, event, rating as shown), drawn as steps.
+
+    Besides the events: the rating the player started from (1600, or the
+    provisional start) just before their first event, today (the last rating
+    holds until the next event), and the date they were first ranked (their
+    `ranked_after`-th match), when they are.
+    """
     points = timeline.points
     peak_index = max(range(len(points)), key=lambda i: points[i].rating_after, default=0)
     indexes = _thinned(
         list(range(len(points))), {0, peak_index, len(points) - 1} if points else set(), CHART_MAX_POINTS
     )
     rounding = category.display_rounding
+    today = today or timezone.localdate()
     return {
         "kind": "elo",
         "label": f"{category.name} rating",
@@ -316,7 +324,23 @@ def elo_chart_data(*, category: Category, timeline: Timeline) -> dict:
         "event_ids": [points[i].event_id for i in indexes],
         "ratings": [int(rating_shown(points[i].rating_after, rounding)) for i in indexes],
         "changes": [round(points[i].change, 2) for i in indexes],
+        "start": int(rating_shown(points[0].rating_before, rounding)) if points else None,
+        "today": max(today, points[-1].date).isoformat() if points else None,
+        "ranked_from": _ranked_from(points, category.ranked_after),
+        "ranked_after": category.ranked_after,
     }
+
+
+def _ranked_from(points: list[EventPoint], ranked_after: int) -> str | None:
+    """The date of the event in which the participant played their `ranked_after`-th match, if they did."""
+    if not ranked_after:
+        return None
+    played = 0
+    for point in points:
+        played += point.record.matches
+        if played >= ranked_after:
+            return point.date.isoformat()
+    return None
 
 
 @dataclass(frozen=True, slots=True)

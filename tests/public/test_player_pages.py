@@ -255,3 +255,26 @@ def test_a_history_under_the_limit_is_sent_whole():
 
     assert len(data["dates"]) == 2000
     assert data["ratings"][0] == 1601  # as the category shows it: truncated
+
+
+def test_the_chart_starts_from_the_start_rating_and_runs_to_today(client, ranked_default_bundle):
+    """Alice (1001) played one event, Munich Open (1 May 2003): 1600 before it, 1646 after; ranked from it."""
+    chart = client.get("/players/1001/?category=constructed").context["section"]["chart"]
+
+    assert chart["start"] == 1600
+    assert chart["dates"] == ["2003-05-01"] and chart["ratings"] == [1646]
+    assert chart["today"] == date.today().isoformat()
+    assert chart["ranked_from"] == "2003-05-01"  # ranked from one match in this world
+
+
+def test_a_participant_short_of_the_ranked_threshold_has_no_ranked_date():
+    points = [EventPoint(date(2020, 1, day), day, f"E{day}", 1600.0, 1610.0) for day in range(1, 4)]
+    for point in points:
+        point.record.wins = 2  # six matches in all
+    category = Category(name="C", display_rounding="truncate", ranked_after=10)
+
+    data = elo_chart_data(category=category, timeline=Timeline(points, None, []), today=date(2021, 1, 1))
+
+    assert data["ranked_from"] is None and data["today"] == "2021-01-01"
+    category.ranked_after = 5
+    assert elo_chart_data(category=category, timeline=Timeline(points, None, []))["ranked_from"] == "2020-01-03"

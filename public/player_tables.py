@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableListData
 
+from events.models import KValue
 from lib.tables import TABLE_TEMPLATE, cell, country_label
 from players.formatting import (
     OUTCOME_WORDS,
@@ -73,9 +74,31 @@ def round_cell(entry) -> str:
     return str(entry.round)
 
 
+# An event's K in words (SPEC 3.1), after the history's own reason ("event K 32"): what kind of event it is.
+K_MEANINGS = {value: label.partition(": ")[2] for value, label in KValue.choices}
+
+
+def k_reason_in_words(reason: str) -> str:
+    """The history's reason for a K, with what an event K means: "event K 32" -> "event K 32: qualifier (...)"."""
+    prefix, _, value = reason.partition("event K ")
+    if not prefix and value.isdigit() and int(value) in K_MEANINGS:
+        return f"{reason}: {K_MEANINGS[int(value)]}"
+    return reason
+
+
+EXPECTED_HELP = "Expected score (win probability) from both ratings before the match"
+K_HELP = "How far one match can move the rating: the event's K, or the player's rating band"
+
+
+def explained(attrs: dict, help_text: str) -> dict:
+    """A column's attrs with a tooltip on its header saying what it means."""
+    return {**attrs, "th": {**attrs.get("th", {}), "title": help_text}}
+
+
 def k_cell(entry) -> SafeString:
     value = "prov." if entry.k is None else f"{entry.k:g}"
-    return mark_safe(f'<span class="k-value">{value}</span> <span class="k-reason">{escape(entry.k_reason)}</span>')
+    reason = escape(k_reason_in_words(entry.k_reason or ""))
+    return mark_safe(f'<span class="k-value">{value}</span> <span class="k-reason">{reason}</span>')
 
 
 @dataclass
@@ -142,8 +165,11 @@ class RatingHistoryTable(EventGroupedTable):
         verbose_name="Opp. rating", attrs=cell("Opponent's rating then", "num col-opp-rating", "Opp.")
     )
     result = tables.Column(verbose_name="Result", accessor="score", attrs=cell("Result", "col-result"))
-    expected = tables.Column(verbose_name="Expected", attrs=cell("Expected score", "num col-expected", "Exp."))
-    k = tables.Column(verbose_name="K (why)", attrs=cell("K", "col-k", "K"))
+    expected = tables.Column(
+        verbose_name="Expected",
+        attrs=explained(cell("Expected score", "num col-expected", "Exp."), EXPECTED_HELP),
+    )
+    k = tables.Column(verbose_name="K (why)", attrs=explained(cell("K", "col-k", "K"), K_HELP))
     change = tables.Column(verbose_name="Change", accessor="rating_after", attrs=cell("Change", "num col-change"))
     rating_after = tables.Column(verbose_name="Rating", attrs=cell("Rating after", "num col-rating", "→"))
     # Only on the viewer's own history (excluded otherwise): appeal a misreported match (SPEC 5).

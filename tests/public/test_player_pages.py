@@ -17,6 +17,9 @@ from tests.bundles import Bundle
 from tests.pages import chart_data, page, text
 from tests.worlds import bundle_rated, default_bundle_ranked_from_one_match
 
+# The history says what an event K means (SPEC 3.1).
+K32 = r"event K 32: qualifier \(e\.g\. Pro Tour Qualifier\)"
+
 pytestmark = pytest.mark.django_db
 
 
@@ -104,16 +107,16 @@ def test_the_history_shows_every_number_behind_each_change(client, ranked_defaul
     assert "Munich Open" in words and 'href="/events/' in html
     assert '<a href="/players/1003/">Chloé Dubois</a>' in html
     # Round 2: opponent 1600 then, a 2-0 win, expected 0.52, event K 32, +15.26, 1631 after.
-    assert re.search(r"2 Chloé Dubois 1600 W 2–0 0\.52 32 event K 32 \+15\.26 1631", words)
-    assert re.search(r"3 elim\. Emi Fujita 1616 W 2–1 0\.52 32 event K 32 \+15\.30 1646", words)
-    assert re.search(r"1 Bruno Becker 1600 W 2–1 0\.50 32 event K 32 \+16\.00 1616", words)
+    assert re.search(rf"2 Chloé Dubois 1600 W 2–0 0\.52 32 {K32} \+15\.26 1631", words)
+    assert re.search(rf"3 elim\. Emi Fujita 1616 W 2–1 0\.52 32 {K32} \+15\.30 1646", words)
+    assert re.search(rf"1 Bruno Becker 1600 W 2–1 0\.50 32 {K32} \+16\.00 1616", words)
 
 
 def test_a_loss_shows_a_minus_sign_and_a_draw_its_drawn_game(client, ranked_default_bundle):
     words = text(page(client, "/players/1003/?category=constructed"))
 
-    assert re.search(r"2 Alice Archer 1616 L 0–2 0\.48 32 event K 32 −15\.26 1584", words)
-    assert re.search(r"1 Dan Evans 1600 D 1–1–1 0\.50 32 event K 32 0\.00 1600", words)
+    assert re.search(rf"2 Alice Archer 1616 L 0–2 0\.48 32 {K32} −15\.26 1584", words)
+    assert re.search(rf"1 Dan Evans 1600 D 1–1–1 0\.50 32 {K32} 0\.00 1600", words)
 
 
 def test_the_chart_data_has_the_date_event_and_rating_after_each_event(client, ranked_default_bundle):
@@ -278,3 +281,13 @@ def test_a_participant_short_of_the_ranked_threshold_has_no_ranked_date():
     assert data["ranked_from"] is None and data["today"] == "2021-01-01"
     category.ranked_after = 5
     assert elo_chart_data(category=category, timeline=Timeline(points, None, []))["ranked_from"] == "2020-01-03"
+
+
+def test_the_history_explains_expected_and_k_in_words(client, ranked_default_bundle):
+    """Munich Open (E1) is a K 32 event: a qualifier."""
+    page = client.get("/players/1001/?category=constructed").content.decode()
+
+    assert "event K 32: qualifier (e.g. Pro Tour Qualifier)" in page
+    assert 'title="Expected score (win probability) from both ratings before the match"' in page
+    assert "What the columns mean" in page and "K &times; (score &minus; expected)" in page
+    assert 'href="/calculator/#explained"' in page

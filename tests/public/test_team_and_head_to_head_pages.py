@@ -15,6 +15,10 @@ from ratings.models import CurrentRating
 from tests.pages import page, text
 from tests.worlds import bundle_rated, default_bundle_ranked_from_one_match
 
+# The history says what an event K means (SPEC 3.1).
+K32 = r"event K 32: qualifier \(e\.g\. Pro Tour Qualifier\)"
+K16 = r"event K 16: default for every event"
+
 pytestmark = pytest.mark.django_db
 
 
@@ -30,7 +34,7 @@ def test_a_team_page_lists_its_members_and_its_history(client, ranked_default_bu
     assert "Bavarian Dragons" in words
     assert '<a href="/players/1001/">Alice Archer</a>' in html
     assert "Team Constructed" in words
-    assert re.search(r"1 West Coast 1600 W 2–1 0\.50 16 event K 16 \+8\.00 1608", words)
+    assert re.search(rf"1 West Coast 1600 W 2–1 0\.50 16 {K16} \+8\.00 1608", words)
 
 
 def test_an_unknown_team_is_not_found(client, ranked_default_bundle):
@@ -69,7 +73,7 @@ def test_head_to_head_lists_every_meeting_and_the_record(client, rivals):
     assert "Alice Archer won 1" in words and "Drawn 1" in words and "Bruno Becker won 1" in words
     assert "Rematch Cup" in words and "Munich Open" in words
     # E1: +16.00 for 1001, -16.00 for 1002, both sides shown.
-    assert re.search(r"1 W 2–1 1600 1600 0\.50 32 event K 32 \+16\.00 −16\.00", words)
+    assert re.search(rf"1 W 2–1 1600 1600 0\.50 32 {K32} \+16\.00 −16\.00", words)
 
 
 def test_head_to_head_from_the_other_side_mirrors_the_record(client, rivals):

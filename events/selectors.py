@@ -4,11 +4,15 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from events import standings as computed_standings
 from events.models import Event, Match, Standing
+from events.standings import PlayedMatch, StandingLine, standing_lines
+from players.links import NamedParticipant
 from players.models import Player
+from players.selectors import participant_names
 
 
 def event_list_recent(*, limit: int = 10):
@@ -179,3 +183,111 @@ def players_last_events(*, players, per_player: int = 3) -> dict[int, list[Event
     for played in found.values():
         played.sort(key=lambda each: (each.date, each.pk), reverse=True)
     return found
+
+
+# Standings computed from the matches (SPEC 5b) ------------------------------------------------------------------
+
+STANDINGS_SECONDS = 24 * 60 * 60
+
+
+def _fingerprints(event_ids) -> dict[int, tuple]:
+    """event id -> what its standings depend on, summed up in one aggregate per event: any change of a match
+    (added, removed, a result or a side corrected) changes it. Read through the matches' event index."""
+    rows = (
+        Match.objects.filter(event_id__in=list(event_ids))
+        .values("event_id")
+        .annotate(
+            count=Count("id"),
+            last=Max("id"),
+            results=Sum(F("games1") + 7 * F("games2") + 49 * F("draws") + 343 * F("round")),
+            sides=Sum(F("participant1_id") + 3 * Coalesce(F("participant2_id"), 0)),
+            eliminations=Count("id", filter=Q(elimination=True)),
+        )
+        .order_by()
+    )
+    return {
+        row["event_id"]: (row["count"], row["last"], row["results"], row["sides"], row["eliminations"]) for row in rows
+    }
+
+
+def _printed(fingerprint: tuple) -> str:
+    return "-".join(map(str, fingerprint))
+
+
+def _standings_computed(event_ids) -> dict[int, list[StandingLine]]:
+    matches: dict[int, list[PlayedMatch]] = {event_id: [] for event_id in event_ids}
+    rows = (
+        Match.objects.filter(event_id__in=list(event_ids))
+        .order_by("event_id", "round", "id")
+        .values_list(
+            "event_id", "round", "participant1_id", "participant2_id", "games1", "games2", "draws", "elimination"
+        )
+    )
+    for event_id, *match in rows:
+        matches[event_id].append(PlayedMatch(*match))
+    return {
+        event_id: standing_lines(computed_standings.event_standings(played)) for event_id, played in matches.items()
+    }
+
+
+def events_computed_standings(*, event_ids) -> dict[int, list[StandingLine]]:
+    """event id -> its standings computed from its matches, for many events in a few queries.
+
+    Kept in the cache under a fingerprint of the event's matches, so a
+    correction shows at once; events without matches are left out.
+    """
+    fingerprints = _fingerprints(event_ids)
+    keys = {
+        event_id: f"event-standings:{event_id}:{'-'.join(map(str, print_))}"
+        for event_id, print_ in fingerprints.items()
+    }
+    found = cache.get_many(keys.values())
+    standings = {event_id: found[key] for event_id, key in keys.items() if key in found}
+    missing = [event_id for event_id in keys if event_id not in standings]
+    if missing:
+        computed = _standings_computed(missing)
+        cache.set_many({keys[event_id]: computed[event_id] for event_id in missing}, STANDINGS_SECONDS)
+        standings |= computed
+    return standings
+
+
+def event_computed_standings(*, event: Event) -> list[StandingLine]:
+    return events_computed_standings(event_ids=[event.pk]).get(event.pk, [])
+
+
+def events_winners(*, event_ids) -> dict[int, list[int]]:
+    """event id -> the participant ids in first place: from the uploaded standings where there are some (SPEC
+    5b: they take precedence), else from the matches. Empty for an event with no results yet.
+
+    Lists of events need only the winners: they are kept apart from the whole standings, under the same
+    fingerprints, so a page of fifty events reads fifty short lists.
+    """
+    uploaded: dict[int, list[int]] = {}
+    for event_id, participant_id in (
+        Standing.objects.filter(event_id__in=list(event_ids), rank=1)
+        .order_by("event_id", "participant_id")
+        .values_list("event_id", "participant_id")
+    ):
+        uploaded.setdefault(event_id, []).append(participant_id)
+    fingerprints = _fingerprints([event_id for event_id in event_ids if event_id not in uploaded])
+    keys = {
+        event_id: f"event-winners:{event_id}:{_printed(fingerprint)}" for event_id, fingerprint in fingerprints.items()
+    }
+    found = cache.get_many(keys.values())
+    winners = {event_id: found[key] for event_id, key in keys.items() if key in found}
+    missing = [event_id for event_id in keys if event_id not in winners]
+    if missing:
+        computed = {
+            event_id: [line.participant for line in lines if line.place == 1]
+            for event_id, lines in _standings_computed(missing).items()
+        }
+        cache.set_many({keys[event_id]: computed[event_id] for event_id in missing}, STANDINGS_SECONDS)
+        winners |= computed
+    return winners | uploaded
+
+
+def events_winner_names(*, event_ids) -> dict[int, list[NamedParticipant]]:
+    """event id -> its winners (several when they share first place), named, for lists of events."""
+    winners = events_winners(event_ids=event_ids)
+    names = participant_names(participant_ids={winner for found in winners.values() for winner in found})
+    return {event_id: [names[winner] for winner in found if winner in names] for event_id, found in winners.items()}

@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
+from string import ascii_letters, digits
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -45,7 +46,9 @@ def participant_entity(participant: Participant | None) -> Player | Team | None:
     return getattr(participant, participant.kind, None)
 
 
-def participant_link(participant: Participant | None, missing: str = "—"):
+def participant_link(participant: Participant | NamedParticipant | None, missing: str = "—"):
+    if isinstance(participant, NamedParticipant):
+        return ParticipantLinks()(participant, missing)
     entity = participant_entity(participant)
     if entity is None:
         return missing
@@ -64,7 +67,13 @@ def url_maker(viewname: str) -> Callable[[object], str]:
     """
     prefix, suffix = reverse(viewname, args=[_MARKER]).split(_MARKER)
     safe = RFC3986_SUBDELIMS + "/~:@"
-    return lambda value: f"{prefix}{quote(str(value), safe=safe)}{suffix}"
+    unreserved = frozenset(ascii_letters + digits + "-._~")  # what quote() leaves as it is: most values
+
+    def url(value) -> str:
+        text = str(value)
+        return f"{prefix}{text if unreserved.issuperset(text) else quote(text, safe=safe)}{suffix}"
+
+    return url
 
 
 class ParticipantLinks:

@@ -24,6 +24,7 @@ class EventTable(OnePassTable):
     format = tables.Column(verbose_name="Format", attrs=cell("Format"))
     k = tables.Column(verbose_name="K", attrs=cell("K-value", "num"))
     player_count = tables.Column(verbose_name="Players", attrs=cell("Players", "num"))
+    winner = tables.Column(verbose_name="Winner", accessor="pk", attrs=cell("Winner", "col-winner"), empty_values=())
     # Through the Country object, not the model field: see PlayerTable.country (get_country_display is 1 ms a row).
     place = tables.Column(
         verbose_name="Place",
@@ -43,6 +44,7 @@ class EventTable(OnePassTable):
         super().__init__(data, **kwargs)
         self.anchor = "events"
         self.previous_label, self.next_label = "Newer", "Older"
+        self.winners: dict[int, list] = {}  # event id -> its winners named, set for the page shown
 
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
         event_url = url_maker("events:detail")
@@ -67,6 +69,7 @@ class EventTable(OnePassTable):
             "format": (attrgetter("format"), lambda _, code: format_name(code)),
             "k": (attrgetter("k"), lambda event, _: "—" if event.format == VTES_FORMAT else event.k),
             "player_count": (attrgetter("player_count"), lambda _, count: count),
+            "winner": (always, lambda event, _: winners_shown(self.winners.get(event.pk), links)),
             "place": (always, place),
         }
 
@@ -119,6 +122,63 @@ class StandingTable(OnePassTable):
             "gw": (attrgetter("gw"), lambda _, gw: gw),
             "final": (always, final),
             "points": (attrgetter("participant_id"), points),
+        }
+
+
+def winners_shown(winners, links: ParticipantLinks) -> SafeString | str:
+    """An event's winner (or those sharing first place) as links; "—" before it has results."""
+    if not winners:
+        return "—"
+    return mark_safe(", ".join(links(winner) for winner in winners))
+
+
+def percent_shown(value) -> str:
+    """A tiebreaker percentage as the DCI printed them: 66.67%."""
+    return f"{value * 100:.2f}%"
+
+
+class ComputedStandingTable(OnePassTable):
+    """Final standings computed from the matches (SPEC 5b): match points, then the DCI tiebreakers."""
+
+    place = tables.Column(verbose_name="Place", attrs=cell("Place", "num col-rank"))
+    participant = tables.Column(verbose_name="Player", attrs=cell("Player", "col-name"))
+    match_points = tables.Column(verbose_name="Points", attrs=cell("Match points", "num"))
+    record = tables.Column(verbose_name="W–D–L", accessor="wins", attrs=cell("W–D–L", "num"))
+    omw = tables.Column(verbose_name="OMW%", attrs=cell("Opponents' match-win %", "num hide-phone", "OMW%"))
+    gw = tables.Column(verbose_name="GW%", attrs=cell("Game-win %", "num hide-phone", "GW%"))
+    ogw = tables.Column(verbose_name="OGW%", attrs=cell("Opponents' game-win %", "num hide-phone", "OGW%"))
+
+    class Meta:
+        template_name = ONE_PASS_TEMPLATE
+        orderable = False
+        attrs = {"class": "table standings-table compact-on-phone"}
+
+    def __init__(self, data, *, names: dict, team: bool = False, **kwargs):
+        super().__init__(data, **kwargs)
+        self.names = names
+        self.anchor = "standings"
+        if team:
+            self.columns["participant"].column.verbose_name = "Team"
+
+    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+        names = self.names
+
+        def place(placing, value):
+            if placing.won_elimination:
+                return mark_safe(f'{value} <span class="tag tag-yes">Winner</span>')
+            return value
+
+        def tiebreaker(_, value):
+            return "—" if value is None else percent_shown(value)
+
+        return {
+            "place": (attrgetter("place"), place),
+            "participant": (attrgetter("participant"), lambda _, participant: links(names.get(participant))),
+            "match_points": (attrgetter("match_points"), lambda _, points: points),
+            "record": (attrgetter("wins"), lambda row, _: f"{row.wins}–{row.draws}–{row.losses}"),
+            "omw": (attrgetter("omw"), tiebreaker),
+            "gw": (attrgetter("gw"), lambda _, value: percent_shown(value)),
+            "ogw": (attrgetter("ogw"), tiebreaker),
         }
 
 

@@ -10,7 +10,7 @@ from organize import selectors as organize_selectors
 from players.links import ParticipantLinks
 from players.selectors import participant_names
 from public.event_filters import EventFilter
-from public.event_tables import EventTable, RatingChangeTable, StandingTable, match_item
+from public.event_tables import ComputedStandingTable, EventTable, RatingChangeTable, StandingTable, match_item
 from ratings.models import Ruleset
 from ratings.selectors import events as event_ratings
 
@@ -23,6 +23,7 @@ ALL_ROUNDS_UP_TO = 300
 def event_list(request):
     filterset = EventFilter(request.GET or None, queryset=selectors.event_list())
     table = configure(request, EventTable(filterset.qs), per_page=EVENTS_PER_PAGE)
+    table.winners = selectors.events_winner_names(event_ids=[row.record.pk for row in table.page.object_list])
     return render(request, "events/event_list.html", {"filter": filterset, "table": table})
 
 
@@ -34,13 +35,22 @@ def event_detail(request, event_id):
     changes = event_ratings.event_rating_changes(event=event, categories=categories)
     standings = selectors.event_standings(event=event)
     scores = event_ratings.event_scores(event=event, categories=categories)
+    # Uploaded standings take precedence (SPEC 5b); without them the standings are computed from the matches.
+    computed = [] if standings else selectors.event_computed_standings(event=event)
 
-    standings_table = _standings_table(request, standings, scores, categories)
     change_tables = [(each.category, _change_table(request, each, teams=event.team_size > 1)) for each in changes]
     matches = selectors.event_matches(event=event, round=one_round)
     # The sides are named from the rating changes' participants, read already; only the others are read.
     names = {row.participant.pk: row.participant for each in changes for row in each.rows}
-    names |= participant_names(participant_ids=_sides(matches) - names.keys())
+    names |= participant_names(
+        participant_ids=(_sides(matches) | {placing.participant for placing in computed}) - names.keys()
+    )
+    if standings:
+        standings_table = _standings_table(request, standings, scores, categories)
+        winners = [standing.participant for standing in standings if standing.rank == 1]
+    else:
+        standings_table = _computed_standings_table(request, computed, names, teams=event.team_size > 1)
+        winners = [names[placing.participant] for placing in computed if placing.place == 1]
     any_score = next(iter(scores.values()), None)  # N and the coefficient are the same for everyone
     return render(
         request,
@@ -50,6 +60,8 @@ def event_detail(request, event_id):
             "categories": categories,
             "elo_categories": [each.category for each in changes],
             "standings_table": standings_table,
+            "standings_computed": bool(computed),
+            "winners": winners,
             "change_tables": change_tables,
             "rounds": rounds,
             "one_round": one_round,
@@ -71,6 +83,13 @@ def _standings_table(request, standings, scores, categories):
     table = StandingTable(
         standings, scores=scores, rounding=vekn.display_rounding if vekn else "round", prefix="standings-"
     )
+    return configure(request, table, per_page=PARTICIPANTS_PER_PAGE)
+
+
+def _computed_standings_table(request, placings, names, *, teams: bool):
+    if not placings:
+        return None
+    table = ComputedStandingTable(placings, names=names, team=teams, prefix="standings-")
     return configure(request, table, per_page=PARTICIPANTS_PER_PAGE)
 
 

@@ -13,12 +13,16 @@ HOME_LEADERS = 10
 def home(request):
     categories = categories_read(request)
     leaders = category_leaders(categories=categories, limit=HOME_LEADERS)
+    recent = selectors.event_list_recent()
+    winners = selectors.events_winner_names(event_ids=[event.pk for event in recent])
+    for event in recent:
+        event.winners = winners.get(event.pk, [])
     return render(
         request,
         "home.html",
         {
             "summary": selectors.world_summary(),
-            "recent_events": selectors.event_list_recent(),
+            "recent_events": recent,
             "top_lists": [(category, leaders[category.pk]) for category in categories],
         },
     )

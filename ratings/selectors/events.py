@@ -109,16 +109,23 @@ def event_rating_changes(*, event: Event, categories) -> list[CategoryChanges]:
     elo = [category for category in categories if category.ruleset not in (Ruleset.VEKN, Ruleset.DERIVED)]
     if not elo:
         return []
-    pairs = list(
-        Match.objects.filter(event=event, participant2__isnull=False)
-        .order_by()
-        .values_list("participant1_id", "participant2_id")
-    )
-    participant_ids = {participant for pair in pairs for participant in pair}
-    if not participant_ids:
+    keys = {category.pk: f"event-sums:{category.pk}:{category.history_version}:{event.pk}" for category in elo}
+    kept = cache.get_many(keys.values())
+    if len(kept) < len(keys):  # the event's matches are read only to add up what is not kept
+        pairs = list(
+            Match.objects.filter(event=event, participant2__isnull=False)
+            .order_by()
+            .values_list("participant1_id", "participant2_id")
+        )
+        participant_ids = {participant for pair in pairs for participant in pair}
+        for category in elo:
+            if keys[category.pk] not in kept and participant_ids:
+                kept[keys[category.pk]] = _event_sums_read(category, event, participant_ids, len(pairs))
+                cache.set(keys[category.pk], kept[keys[category.pk]], EVENT_SUMS_SECONDS)
+    sums = [kept.get(keys[category.pk], _NO_SUMS) for category in elo]
+    if not any(each.rows for each in sums):
         return []
-    sums = [_event_sums(category, event, participant_ids, len(pairs)) for category in elo]
-    shown = participant_ids | {row[0] for each in sums for row in each.rows}
+    shown = {row[0] for each in sums for row in each.rows}
     participants = participant_names(participant_ids=shown)
     found = []
     for category, each in zip(elo, sums, strict=True):
@@ -142,13 +149,7 @@ class _EventSums:
     by_match: dict[tuple[int, int], float]  # (match id, participant id) -> change in that match
 
 
-def _event_sums(category: Category, event: Event, participant_ids, rated_matches: int) -> _EventSums:
-    key = f"event-sums:{category.pk}:{category.history_version}:{event.pk}"
-    sums = cache.get(key)
-    if sums is None:
-        sums = _event_sums_read(category, event, participant_ids, rated_matches)
-        cache.set(key, sums, EVENT_SUMS_SECONDS)
-    return sums
+_NO_SUMS = _EventSums([], {})
 
 
 def _event_sums_read(category: Category, event: Event, participant_ids, rated_matches: int) -> _EventSums:

@@ -60,7 +60,7 @@ def test_the_rating_changes_are_read_once_per_recompute(rated_default_bundle, dj
     categories = event_ratings.event_categories(event=event)
     (first,) = event_ratings.event_rating_changes(event=event, categories=categories)
 
-    with django_assert_num_queries(2):  # the matches' sides and the participants: not the history again
+    with django_assert_num_queries(1):  # the participants: neither the history nor the matches again
         (again,) = event_ratings.event_rating_changes(event=event, categories=categories)
     assert [record(again, number) for number in ("1001", "1003")] == [(3, 0, 0, 46.56), (0, 1, 1, -15.26)]
     assert again.by_match == first.by_match

@@ -15,7 +15,7 @@ from django.utils import translation
 from corrections.selectors import MatchCorrection
 from events import selectors as events_selectors
 from events.models import Event, EventStatus
-from players.models import Team
+from players.models import Player, Team
 from public import event_views
 from public.event_filters import EventFilter
 from tests.bundles import Bundle
@@ -28,6 +28,10 @@ pytestmark = pytest.mark.django_db
 
 def event(code: str) -> Event:
     return Event.objects.get(code=code)
+
+
+def participant(number: str) -> int:
+    return Player.objects.get(membership_number=number).participant_id
 
 
 def listed(response) -> list[str]:
@@ -114,8 +118,26 @@ def test_the_list_is_paginated(client, tmp_path):
 
 
 def test_the_list_costs_a_fixed_number_of_queries(client, rated_default_bundle, django_assert_max_num_queries):
-    with django_assert_max_num_queries(6):
+    # 6, and the winners of the page's events: uploaded standings, the matches' fingerprints, their names, and
+    # the first time (then kept) the matches the standings are computed from.
+    with django_assert_max_num_queries(10):
         client.get("/events/?format=standard")
+    with django_assert_max_num_queries(9):
+        client.get("/events/?format=standard")
+
+
+def test_the_list_names_each_events_winner(client, rated_default_bundle):
+    """Munich Open's winner comes from its matches (Alice won the final), Paris Draft's too (Alice and Chloé won
+    their one match each; Alice's 2-0 beats Chloé's 2-1 on games), Vampire Night's from its uploaded standings;
+    the team event names the winning team."""
+    words = text(client.get("/events/").content.decode())
+
+    assert "Munich Open Standard 32 5 Alice Archer Munich" in words
+    assert "Paris Draft Booster draft 16 8 Alice Archer Paris" in words
+    assert "Vampire Night National championship V:TES — 3 Alice Archer Boston" in words
+    assert "Team Cup Teams Standard 16 2 Bavarian Dragons" in words
+    home = text(client.get("/").content.decode())
+    assert "1 May 2003 Munich Open Alice Archer standard" in home
 
 
 # An event ------------------------------------------------------------------------------
@@ -249,8 +271,43 @@ def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_a
 def test_a_small_event_costs_the_same_queries(client, rated_default_bundle, django_assert_max_num_queries):
     url = f"/events/{event('E1').pk}/"
 
-    with django_assert_max_num_queries(11):  # 10, and one for the corrections shown on the matches
+    # 10, one for the corrections shown on the matches, and the first time (then kept) two for the standings
+    # computed from the matches: their fingerprint, and the matches.
+    with django_assert_max_num_queries(13):
         client.get(url)
+    with django_assert_max_num_queries(12):
+        client.get(url)
+
+
+# Standings from the matches (SPEC 5b) ------------------------------------------------------------------------------
+
+
+def test_an_event_without_uploaded_standings_gets_them_from_its_matches(client, rated_default_bundle):
+    """Munich Open (E1): two Swiss rounds, then a final Alice (1001) wins against Emi (1005).
+
+    Swiss: Alice and Emi 6 points, opponents' match wins 1/3 each, Emi's game wins 12/12 before Alice's
+    12/15; Dan (1004) and Chloé (1003) 1 point, opponents' match wins 2/3 each, games 1/3 each (floored),
+    opponents' games 2/3 for Dan against 17/30 for Chloé; Bruno (1002) 0. The final puts Alice first.
+    """
+    response = client.get(f"/events/{event('E1').pk}/")
+    html = response.content.decode()
+    rows = [row.record for row in response.context["standings_table"].paginated_rows]
+
+    assert [(row.place, row.participant, row.match_points) for row in rows] == [
+        (1, participant("1001"), 6), (2, participant("1005"), 6), (3, participant("1004"), 1),
+        (4, participant("1003"), 1), (5, participant("1002"), 0),
+    ]  # fmt: skip
+    assert 'class="event-winner"' in html and "Winner</span> <a" in html
+    assert text(html.split('class="event-winner"')[1].split("</p>")[0]).strip().endswith("Alice Archer")
+    dan = text(html.split("Dan Evans</a>")[1].split("</tr>")[0])
+    assert "0–1–1" in dan and "66.67%" in dan and "33.33%" in dan
+
+
+def test_uploaded_standings_take_precedence(client, rated_default_bundle):
+    response = client.get(f"/events/{event('E4').pk}/")
+
+    assert not response.context["standings_computed"]
+    assert [winner.player.membership_number for winner in response.context["winners"]] == ["1001"]
 
 
 # Drafts ------------------------------------------------------------------------------------------------

@@ -88,6 +88,9 @@ def _pending_players_prune(player_ids: list[int]) -> None:
     Participant.objects.filter(pk__in=participants + team_participants).delete()
 
 
+ONLY_DRAFTS_DELETED = "Only drafts are deleted here."
+
+
 def event_editable_by(*, event: Event, user) -> bool:
     """Organizers change their own drafts; admins change any event at any time."""
     if user_manages_all_events(user=user):
@@ -131,11 +134,15 @@ def event_update(*, event: Event, by, **fields) -> Event:
 
 
 @transaction.atomic
-def event_delete(*, event: Event, by) -> None:
+def event_deletable_by(*, event: Event, user) -> bool:
     """Organizers may delete their drafts; a submitted event is removed by an admin in the admin site."""
+    return event.status == EventStatus.DRAFT and event_editable_by(event=event, user=user)
+
+
+def event_delete(*, event: Event, by) -> None:
     event = _locked(event)
-    if event.status != EventStatus.DRAFT or not event_editable_by(event=event, user=by):
-        raise PermissionDenied("Only drafts are deleted here.")
+    if not event_deletable_by(event=event, user=by):
+        raise PermissionDenied(ONLY_DRAFTS_DELETED)
     pending = _pending_players_of(event)
     event.delete()
     _pending_players_prune(pending)  # the players only this draft named go with it

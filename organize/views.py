@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.selectors import user_can_organize, user_manages_all_events
 from events.models import EventStatus, Match, Standing
@@ -140,13 +140,22 @@ def event_detail(request, event_id):
     )
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @organizer_required
 def event_delete(request, event_id):
+    """Asks first (a page saying what goes), then deletes the draft with everything in it."""
     event = selectors.organize_event_get(user=request.user, event_id=event_id)
-    services.event_delete(event=event, by=request.user)
-    messages.success(request, f"The draft “{event.name}” is deleted.")
-    return redirect("organize:index")
+    if not services.event_deletable_by(event=event, user=request.user):
+        raise PermissionDenied(services.ONLY_DRAFTS_DELETED)
+    if request.method == "POST" and request.POST.get("confirm") == "delete":
+        services.event_delete(event=event, by=request.user)
+        messages.success(request, f"The draft “{event.name}” is deleted.")
+        return redirect("organize:index")
+    return render(
+        request,
+        "organize/event_delete.html",
+        {"event": event, "summary": selectors.event_results_summary(event=event)},
+    )
 
 
 # Results ------------------------------------------------------------------------------------------
@@ -375,7 +384,11 @@ def preview(request, event_id):
 @require_POST
 @organizer_required
 def submit(request, event_id):
+    """Submits from the preview, once the organizer has ticked that the results are checked: it cannot be undone."""
     event = selectors.organize_event_get(user=request.user, event_id=event_id)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Not submitted: tick that you checked the results, then submit.")
+        return redirect("organize:preview", event.pk)
     try:
         runs = services.event_submit(event=event, by=request.user)
     except services.ResultsInvalid as invalid:

@@ -87,7 +87,7 @@ def test_an_organizer_reports_an_event_from_sign_in_to_rated(page, olga_with_pla
 
     # The preview: everyone new, K 16. Round 1: 1001 beats 1002 (+8/-8), 1003 beats 2001 (+8/-8).
     # Round 2: 1001 (1608) beats 1003 (1608): +8; 1002 (1592) draws 2001 (1592): 0.
-    page.get_by_role("link", name="Preview the rating changes").click()
+    page.get_by_role("link", name="Preview and submit").click()
     rows = page.locator("table.change-table tbody tr")
     expect(rows).to_have_count(4)
     expect(rows.first).to_contain_text("Player 1001 (1001)")
@@ -95,7 +95,8 @@ def test_an_organizer_reports_an_event_from_sign_in_to_rated(page, olga_with_pla
     expect(rows.first).to_contain_text("+16.00")
     assert not RatingEntry.objects.exists()
 
-    # Submit; the job worker rates it; the page says so.
+    # Submit, once ticked that the results are checked; the job worker rates it; the page says so.
+    page.get_by_label("I checked these results").check()
     page.get_by_role("button", name="Submit for rating").click()
     expect(page.locator(".messages")).to_contain_text("Submitted")
     expect(page.locator("[data-status-text]")).to_have_text("Submitted")

@@ -51,7 +51,7 @@ def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(organize
 
     assert seen_by_the_public("2001", "Visit evil.example for free cards") == HIDDEN
 
-    assert organizer_client.post(f"/organize/events/{draft.pk}/submit/").status_code == 302
+    assert organizer_client.post(f"/organize/events/{draft.pk}/submit/", {"confirm": "yes"}).status_code == 302
     draft.refresh_from_db()
     assert draft.status == "submitted"
     assert seen_by_the_public("2001", "Visit evil.example for free cards") == SHOWN
@@ -60,7 +60,7 @@ def test_a_drafts_new_player_is_not_public_until_the_event_is_submitted(organize
 def test_deleting_a_draft_deletes_the_players_only_it_named(organizer_client, draft):
     uploaded(organizer_client, draft)
 
-    organizer_client.post(f"/organize/events/{draft.pk}/delete/")
+    organizer_client.post(f"/organize/events/{draft.pk}/delete/", {"confirm": "delete"})
 
     assert not Event.objects.filter(pk=draft.pk).exists()
     assert list(Player.objects.values_list("membership_number", flat=True)) == ["1001"]
@@ -72,7 +72,7 @@ def test_a_new_player_another_draft_also_names_stays_when_one_draft_is_deleted(o
     uploaded(organizer_client, draft)
     uploaded(organizer_client, other, players="id,name,country\n")  # 2001 is registered (privately) already
 
-    organizer_client.post(f"/organize/events/{draft.pk}/delete/")
+    organizer_client.post(f"/organize/events/{draft.pk}/delete/", {"confirm": "delete"})
 
     assert Player.objects.filter(membership_number="2001", public=False).exists()
 

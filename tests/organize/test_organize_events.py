@@ -9,7 +9,7 @@ from corrections.models import Correction, CorrectionSource
 from events.models import Event, EventStatus, Match
 from ratings.models import RecomputeRun, RecomputeStatus
 from ratings.services.runs import recompute_run_execute
-from tests.factories import AdminFactory, EventFactory
+from tests.factories import AdminFactory, EventFactory, MatchFactory
 from tests.organize.pages import MATCH_HEADER, VALID_MATCHES, results_of, upload
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +96,7 @@ def test_a_bad_event_is_refused_next_to_the_field(organizer_client, change, fiel
 def test_submitting_queues_the_rating_and_the_organizer_sees_it_rated(organizer_client, event, players):
     upload(organizer_client, event, matches=VALID_MATCHES)
 
-    response = organizer_client.post(f"/organize/events/{event.pk}/submit/")
+    response = organizer_client.post(f"/organize/events/{event.pk}/submit/", {"confirm": "yes"})
 
     assert response["Location"] == f"/organize/events/{event.pk}/"
     event.refresh_from_db()
@@ -122,7 +122,7 @@ def test_the_results_are_checked_again_before_submitting(organizer_client, event
     upload(organizer_client, event, matches=VALID_MATCHES)
     Event.objects.filter(pk=event.pk).update(player_count=3)
 
-    response = organizer_client.post(f"/organize/events/{event.pk}/submit/", follow=True)
+    response = organizer_client.post(f"/organize/events/{event.pk}/submit/", {"confirm": "yes"}, follow=True)
 
     event.refresh_from_db()
     assert event.status == EventStatus.DRAFT
@@ -147,7 +147,7 @@ def test_stored_results_that_no_longer_fit_are_shown_by_round_and_pairing(organi
 
 
 def test_an_event_without_results_cannot_be_submitted(organizer_client, event):
-    organizer_client.post(f"/organize/events/{event.pk}/submit/")
+    organizer_client.post(f"/organize/events/{event.pk}/submit/", {"confirm": "yes"})
 
     event.refresh_from_db()
     assert event.status == EventStatus.DRAFT
@@ -157,7 +157,7 @@ def test_an_event_in_the_future_cannot_be_submitted(organizer_client, organizer,
     event = EventFactory(organizer=organizer, date=datetime.date.today() + datetime.timedelta(days=3))
     upload(organizer_client, event, matches=VALID_MATCHES)
 
-    response = organizer_client.post(f"/organize/events/{event.pk}/submit/", follow=True)
+    response = organizer_client.post(f"/organize/events/{event.pk}/submit/", {"confirm": "yes"}, follow=True)
 
     assert "its date is in the future" in response.content.decode()
     event.refresh_from_db()
@@ -166,7 +166,7 @@ def test_an_event_in_the_future_cannot_be_submitted(organizer_client, organizer,
 
 def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(organizer_client, event, players):
     upload(organizer_client, event, matches=VALID_MATCHES)
-    organizer_client.post(f"/organize/events/{event.pk}/submit/")
+    organizer_client.post(f"/organize/events/{event.pk}/submit/", {"confirm": "yes"})
     recompute_run_execute(run_id=RecomputeRun.objects.get().pk)
     admin = Client()
     admin.force_login(admin_user := AdminFactory())
@@ -190,7 +190,7 @@ def test_an_admin_corrects_a_submitted_event_and_it_is_rated_again(organizer_cli
 def test_an_organizer_deletes_their_draft(organizer_client, event, players):
     upload(organizer_client, event, matches=VALID_MATCHES)
 
-    response = organizer_client.post(f"/organize/events/{event.pk}/delete/")
+    response = organizer_client.post(f"/organize/events/{event.pk}/delete/", {"confirm": "delete"})
 
     assert response["Location"] == "/organize/"
     assert not Event.objects.filter(pk=event.pk).exists()
@@ -212,3 +212,36 @@ def test_editing_a_submitted_events_details_as_admin_queues_a_recompute(event, p
     event.refresh_from_db()
     assert event.k == 40
     assert [run.category.slug for run in RecomputeRun.objects.filter(status=RecomputeStatus.QUEUED)] == ["constructed"]
+
+
+# Asking first ------------------------------------------------------------------------------------------------------
+
+
+def test_deleting_a_draft_asks_first_and_says_what_goes(organizer_client, organizer):
+    draft = EventFactory(organizer=organizer, name="Thursday Standard")
+    MatchFactory(event=draft)
+
+    page = organizer_client.get(f"/organize/events/{draft.pk}/delete/").content.decode()
+    unconfirmed = organizer_client.post(f"/organize/events/{draft.pk}/delete/")
+
+    assert "with its 1 match" in page and "This cannot be undone." in page
+    assert unconfirmed.status_code == 200  # the question again, nothing deleted
+    assert Event.objects.filter(pk=draft.pk).exists()
+    organizer_client.post(f"/organize/events/{draft.pk}/delete/", {"confirm": "delete"})
+    assert not Event.objects.filter(pk=draft.pk).exists()
+
+
+def test_submitting_goes_through_the_preview_and_a_tick(organizer_client, organizer):
+    draft = EventFactory(organizer=organizer)
+    MatchFactory(event=draft)
+
+    event_page = organizer_client.get(f"/organize/events/{draft.pk}/").content.decode()
+    unticked = organizer_client.post(f"/organize/events/{draft.pk}/submit/", follow=True)
+
+    assert f'action="/organize/events/{draft.pk}/submit/"' not in event_page  # only the preview submits
+    assert f'href="/organize/events/{draft.pk}/preview/">Preview and submit' in event_page
+    assert unticked.redirect_chain[-1][0] == f"/organize/events/{draft.pk}/preview/"
+    assert "tick that you checked the results" in unticked.content.decode()
+    assert 'name="confirm" value="yes" required' in unticked.content.decode()
+    draft.refresh_from_db()
+    assert draft.status == EventStatus.DRAFT

@@ -32,8 +32,11 @@ VIEWS = {
     "standings": ("get", "/organize/events/{id}/standings/", OWN_EVENT_PAGES),
     "preview": ("get", "/organize/events/{id}/preview/", OWN_EVENT_PAGES),
     "submit": ("post", "/organize/events/{id}/submit/", OWN_EVENT_POSTS),
+    "delete page": ("get", "/organize/events/{id}/delete/", OWN_EVENT_PAGES),  # asks first
     "delete": ("post", "/organize/events/{id}/delete/", OWN_EVENT_POSTS),
 }
+# What the forms send to say yes: irreversible actions ask first.
+CONFIRMED = {"submit": {"confirm": "yes"}, "delete": {"confirm": "delete"}}
 
 # On a submitted event the organizer may still look, but not change anything; admins may
 # (a second submission is refused with a message; deleting is done in the admin site).
@@ -45,6 +48,7 @@ SUBMITTED = {
     "round": {"organizer": 403, "admin": 200},
     "standings": {"organizer": 403, "admin": 200},
     "submit": {"organizer": 403, "admin": 302},
+    "delete page": {"organizer": 403, "admin": 403},
     "delete": {"organizer": 403, "admin": 403},
 }
 
@@ -68,7 +72,9 @@ def an_event_with_results(organizer, **fields):
 
 def call(client, view, event):
     method, path, _ = VIEWS[view]
-    return getattr(client, method)(path.format(id=event.pk))
+    if method == "post":
+        return client.post(path.format(id=event.pk), CONFIRMED.get(view, {}))
+    return client.get(path.format(id=event.pk))
 
 
 @pytest.mark.parametrize("persona", PERSONAS)

@@ -1,6 +1,7 @@
 """Problems of an event's results, each shown where the organizer gave the row: next to an uploaded file's
 row (with its values), on the form row it was typed in, or by how the page names a stored row."""
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -9,6 +10,7 @@ from organize.importer.errors import BundleError
 from organize.importer.event_results import EventResultsCheck, event_results_check
 from organize.importer.reading import tables_parse
 from organize.results import stored_results
+from players.models import Player
 
 
 @dataclass
@@ -89,11 +91,67 @@ def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> P
     return placed
 
 
+# The validator speaks of files and lines (it checks uploads); typed and stored rows are spoken of as the pages
+# show them. Each pattern is one of organize.importer.validation's messages.
+_ALREADY = re.compile(
+    r"^(?P<ref>\S+) already (?P<what>plays in round \d+|has a standing|has a winner)"
+    r"(?: of| in)? event \S+ \(line (?P<line>\d+)\)$"
+)
+_WINNER = re.compile(r"^event \S+ already has a winner \(line (?P<line>\d+)\)$")
+# (pattern, words): a message matching the pattern has that part said in the forms' words.
+_WORDS = (
+    (re.compile(r"event \S+ has no results in matches\.csv or standings\.csv"),
+     "no results yet: enter the matches of a round, or the standings"),
+    (re.compile(r"vtes event \S+ needs its standings in standings\.csv"),
+     "a V:TES event needs its standings: enter them on the standings page"),
+    (re.compile(r"not in players\.csv and not registered"), "not registered yet: give their name and country below"),
+    (re.compile(r"\bplayer1_id\b"), "player 1"),
+    (re.compile(r"\bplayer2_id\b"), "player 2"),
+    (re.compile(r"\bplayer1_games\b"), "games won by player 1"),
+    (re.compile(r"\bplayer2_games\b"), "games won by player 2"),
+    (re.compile(r"\bplayer_id\b"), "player"),
+)  # fmt: skip
+
+
+class FormWords:
+    """The validator's messages in the words of the results forms: players by name, rows by row or round."""
+
+    def __init__(self, check: EventResultsCheck):
+        self.check = check
+        numbers = {match.group("ref") for error in check.errors if (match := _ALREADY.match(error.message))}
+        self.names = dict(
+            Player.objects.filter(membership_number__in=sorted(numbers)).values_list("membership_number", "name")
+        )
+
+    def _row(self, file: str, line: int) -> str:
+        table = self.check.tables.get(file)
+        origin = table.origin(line) if table is not None else None
+        if origin is not None and origin.form_row is not None:
+            return f"row {origin.form_row + 1}"
+        if origin is not None and origin.label:
+            return origin.label
+        return f"{file} line {line}"
+
+    def __call__(self, error: BundleError) -> str:
+        message = error.message
+        if match := _ALREADY.match(message):
+            ref = match.group("ref")
+            who = f"{self.names[ref]} ({ref})" if ref in self.names else ref
+            return f"{who} already {match.group('what')} ({self._row(error.file, int(match.group('line')))})"
+        if match := _WINNER.match(message):
+            return f"the event already has a winner ({self._row(error.file, int(match.group('line')))})"
+        for pattern, words in _WORDS:
+            message = pattern.sub(words, message)
+        return message
+
+
 def form_errors_placed(check: EventResultsCheck, fields: dict[str, str]) -> PlacedErrors:
     """Each error of a row typed in a form on that form row, on the field of its column (`fields`: column ->
-    field); an error of a stored row by how the page names it; the rest on their own."""
+    field); an error of a stored row by how the page names it; the rest on their own. All in the form's words."""
     placed = PlacedErrors(not_shown=max(0, len(check.errors) - PROBLEMS_SHOWN))
+    words = FormWords(check)
     for error in check.errors[:PROBLEMS_SHOWN]:
+        error = BundleError(error.file, error.line, error.column, words(error))
         origin = check.origin(error)
         if origin is not None and origin.form_row is not None:
             field_name = fields.get(error.column, "__all__")
@@ -111,9 +169,10 @@ def stored_results_problems(event: Event) -> list[BundleError]:
     """What stops the stored results from being submitted as they are (the event's details may have changed
     since they were saved), each located by round and pairing rather than by a line of a file nobody sent."""
     check = event_results_check(event=event, rows=stored_results(event))
+    words = FormWords(check)
     problems = []
     for error in check.errors:
         origin = check.origin(error)
-        where = origin.label if origin is not None and origin.label else error.file
-        problems.append(BundleError(where, 0, error.column, error.message))
+        where = origin.label if origin is not None and origin.label else "the event"
+        problems.append(BundleError(where, 0, error.column, words(error)))
     return problems

@@ -68,7 +68,8 @@ def test_a_bad_row_in_a_round_is_marked_on_that_row_and_nothing_is_saved(organiz
         "player2": ["1003 cannot play against themselves"],
         "games1": ["'x' is not a number of games (0 or more)"],
     }
-    assert forms[2].errors == {"player2": [f"1001 already plays in round 1 of event {event.pk} (line 2)"]}
+    # In the form's words: the player by name, the other row by its number on the form.
+    assert forms[2].errors == {"player2": ["Player 1001 (1001) already plays in round 1 (row 1)"]}
     assert not Match.objects.exists()
 
 
@@ -124,7 +125,7 @@ def test_a_second_winner_is_marked_on_its_row(organizer_client, organizer, playe
 
     response = organizer_client.post(f"/organize/events/{event.pk}/standings/", data)
 
-    assert response.context["formset"].forms[1].errors == {"final": [f"event {event.pk} already has a winner (line 2)"]}
+    assert response.context["formset"].forms[1].errors == {"final": ["the event already has a winner (row 1)"]}
     assert not Standing.objects.exists()
 
 
@@ -218,21 +219,23 @@ def test_a_problem_of_another_round_is_shown_by_that_round(organizer_client, eve
         (("1001", "1001", "2", "0", ""), "player2", "player2_id", "1001 cannot play against themselves"),
         (("1001", "1002", "two", "0", ""), "games1", "player1_games", "'two' is not a number of games (0 or more)"),
         (("1001", "bad number!", "2", "0", ""), "player2", "player2_id", "'bad number!' is not a membership number"),
-        (("", "1002", "2", "0", ""), "player1", "player1_id", "player 1 is required (a bye leaves player2_id blank)"),
-        (("1001", "9999", "2", "0", ""), "player2", "player2_id", "unknown player '9999': not in players.csv"),
+        (("", "1002", "2", "0", ""), "player1", "player1_id", "player 1 is required (a bye leaves player 2 blank)"),
+        (("1001", "9999", "2", "0", ""), "player2", "player2_id", "unknown player '9999': not registered yet"),
     ],
 )
-def test_a_row_typed_in_and_the_same_row_uploaded_get_the_same_message(
+def test_a_row_typed_in_and_the_same_row_uploaded_get_the_same_problem_in_their_words(
     organizer_client, event, players, typed, field, column, message
 ):
+    """The same check, said as the form says things (players, rows) or as the file does (columns, lines)."""
     typed_in = organizer_client.post(f"/organize/events/{event.pk}/rounds/1/", round_post([typed]))
     uploaded = upload(organizer_client, event, matches=MATCH_HEADER + "1," + ",".join(typed) + ",0\n")
 
     [on_form] = typed_in.context["formset"].forms[0].errors[field]
     [row] = uploaded.context["placed"].rows
     [in_file] = {name: messages for name, _, messages in row.values}[column]
-    assert on_form == in_file
     assert on_form.startswith(message)
+    assert ".csv" not in on_form and "_id" not in on_form
+    assert in_file == on_form or ".csv" in in_file or "_id" in in_file
 
 
 def test_the_check_of_typed_rows_says_which_form_row_each_problem_came_from(event, players, organizer):
@@ -250,3 +253,11 @@ def test_the_check_of_typed_rows_says_which_form_row_each_problem_came_from(even
     assert (error.file, error.line, error.column) == ("matches.csv", 3, "player2_id")
     assert invalid.value.check.origin(error) == Origin(form_row=5)
     assert MatchRowForm.COLUMNS[error.column] == "player2"
+
+
+def test_a_round_left_empty_says_so_in_the_forms_words(organizer_client, event, players):
+    response = organizer_client.post(f"/organize/events/{event.pk}/rounds/1/", round_post([("", "", "", "", "")]))
+
+    html = response.content.decode()
+    assert "no results yet: enter the matches of a round, or the standings" in html
+    assert "matches.csv" not in html and f"event {event.pk}" not in html

@@ -1,4 +1,5 @@
-"""The claims queue: admins compare an account with the player it claims to be, and confirm or refuse.
+"""The claims queue: admins compare an account with the player it claims to be, and confirm or refuse; and
+players' requests to correct their own details, accepted (the lists move them) or refused.
 
 Beside the appeals queue, for the same admins: each claim shows the account
 (name, e-mail, when it signed up), the claimed player (name, number,
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_POST
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.forms import ClaimDecisionForm
+from corrections import selectors, services
 from corrections.views import admin_required
 from events.selectors import players_last_events
 from lib.forms import errors_to_form
@@ -35,6 +37,8 @@ def claim_queue(request):
             "claims": claims,
             "open_count": account_selectors.claims_open().count(),
             "decided": account_selectors.claims_decided(),
+            "detail_requests": list(selectors.detail_requests_open()[:CLAIMS_SHOWN]),
+            "details_decided": selectors.detail_requests_decided(),
         },
     )
 
@@ -59,4 +63,28 @@ def claim_decide(request, claim_id):
             return redirect("corrections:claim_queue")
     problems = "; ".join(str(problem) for problems in form.errors.values() for problem in problems)
     messages.error(request, f"Claim #{claim.pk} not decided: {problems}")
+    return redirect("corrections:claim_queue")
+
+
+@admin_required
+@require_POST
+def detail_decide(request, request_id):
+    """Accept (the player's details change, and today's lists move them) or refuse a request, with a reason."""
+    found = selectors.detail_request_get(request_id=request_id)
+    if found is None:
+        raise Http404("No such request.")
+    form = ClaimDecisionForm(request.POST)
+    if form.is_valid():
+        accept = form.cleaned_data["decision"] == ClaimDecisionForm.ACCEPT
+        decide = services.detail_request_accept if accept else services.detail_request_reject
+        try:
+            decide(request=found, by=request.user, reason=form.cleaned_data["reason"])
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            verdict = "accepted: the lists show" if accept else "refused for"
+            messages.success(request, f"Request {verdict} {found.name} ({found.player.membership_number}).")
+            return redirect("corrections:claim_queue")
+    problems = "; ".join(str(problem) for problems in form.errors.values() for problem in problems)
+    messages.error(request, f"Request #{found.pk} not decided: {problems}")
     return redirect("corrections:claim_queue")

@@ -3,6 +3,7 @@
 import re
 
 from django import forms
+from django_countries import countries
 
 from corrections.models import participant_name
 from corrections.services import NewMatch, Result, new_match_problems
@@ -180,3 +181,19 @@ class MatchAddForm(forms.Form):
         for field, problem in new_match_problems(self.new_match()).items():
             self.add_error(names[field], problem)
         return data
+
+
+class DetailRequestForm(forms.Form):
+    """A linked player's own details as they should be, and why."""
+
+    name = forms.CharField(max_length=200, help_text="As it should appear in the lists.")
+    country = forms.ChoiceField(choices=[("", "No country")] + list(countries), required=False)
+    region = forms.CharField(
+        max_length=6, required=False, help_text="Optional: the ISO 3166-2 code of your region, e.g. DE-BY."
+    )
+    explanation = forms.CharField(
+        label="Why",
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="E.g. a misspelt name, or the country you live and play in now. An admin reads it.",
+    )

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django_countries.fields import CountryField
 
 from players.formatting import games_shown
 
@@ -246,3 +247,53 @@ class Appeal(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == AppealStatus.OPEN
+
+
+class DetailRequest(models.Model):
+    """A player's request to correct their own name, country or region, and an admin's decision on it.
+
+    Filed from the account page by a player whose account is linked to them;
+    decided in the admins' queue beside the appeals and claims. What the
+    details were when the request was filed stays with it, so the record shows
+    the old and the new values whatever happens later.
+    """
+
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="detail_requests")
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="detail_requests")
+    name = models.CharField(max_length=200)
+    country = CountryField(blank=True)
+    region = models.CharField(max_length=6, blank=True)
+    old_name = models.CharField(max_length=200)
+    old_country = models.CharField(max_length=2, blank=True)
+    old_region = models.CharField(max_length=6, blank=True)
+    explanation = models.TextField(max_length=1000)
+    status = models.CharField(max_length=8, choices=AppealStatus.choices, default=AppealStatus.OPEN)
+    filed_at = models.DateTimeField(default=timezone.now)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(max_length=1000, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player"], condition=Q(status="open"), name="detail_request_open_once"),
+        ]
+        indexes = [models.Index(fields=["status", "filed_at"], name="detail_request_queue")]
+
+    def __str__(self):
+        return f"{self.player}: {self.old_name} → {self.name} ({self.get_status_display()})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == AppealStatus.OPEN
+
+    @property
+    def changes(self) -> list[tuple[str, str, str]]:
+        """(what, was, asked for) for each detail the request changes."""
+        pairs = [
+            ("Name", self.old_name, self.name),
+            ("Country", self.old_country, self.country.code or ""),
+            ("Region", self.old_region, self.region),
+        ]
+        return [(what, old, new) for what, old, new in pairs if old != new]

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import user_manages_all_events, user_player
-from corrections.models import Appeal, AppealStatus, Correction, participant_name
+from corrections.models import Appeal, AppealStatus, Correction, DetailRequest, participant_name
 from events.models import Match
 from lib.lookups import any_of
 from players.models import Participant, Player, Team
@@ -189,3 +189,31 @@ def match_corrections(*, match_ids) -> dict[int, list[MatchCorrection]]:
             )
         )
     return found
+
+
+# Players' own details ----------------------------------------------------------------------------------------------
+
+
+def detail_requests_open():
+    """Requests to correct a player's details, oldest first."""
+    return (
+        DetailRequest.objects.filter(status=AppealStatus.OPEN)
+        .select_related("player", "filed_by")
+        .order_by("filed_at", "pk")
+    )
+
+
+def detail_requests_decided(*, limit: int = 20) -> list[DetailRequest]:
+    return list(
+        DetailRequest.objects.exclude(status=AppealStatus.OPEN)
+        .select_related("player", "decided_by")
+        .order_by("-decided_at", "-pk")[:limit]
+    )
+
+
+def detail_requests_of_player(*, player: Player) -> list[DetailRequest]:
+    return list(DetailRequest.objects.filter(player=player).order_by("-filed_at", "-pk"))
+
+
+def detail_request_get(*, request_id: int) -> DetailRequest | None:
+    return DetailRequest.objects.select_related("player", "filed_by").filter(pk=request_id).first()

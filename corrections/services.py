@@ -17,11 +17,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.selectors import user_player
-from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind, CorrectionSource
+from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind, CorrectionSource, DetailRequest
 from corrections.selectors import match_label, participants_of_player
 from events.models import Event, EventStatus, Match
 from events.services import event_kinds, results_changed_send
-from players.models import Participant
+from players.models import Participant, Player
+from ratings.services.lists import participant_lists_refresh
 
 # At most this many appeals per account in any 24 hours (settings.APPEALS_PER_DAY overrides it).
 APPEALS_PER_DAY = 5
@@ -328,3 +329,61 @@ def match_add(*, new: NewMatch, reason: str, by) -> Correction:
                          new=new.result, reason=reason, by=by)  # fmt: skip
     _results_changed(event, correction, by=by)
     return correction
+
+
+# A player's own details ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def detail_request_file(*, user, name: str, country: str, region: str, explanation: str) -> DetailRequest:
+    """A linked player asks to correct their name, country or region; it waits for an admin. Replaces their
+    open request; checked by the same rules as any player's details, so an admin can accept it as it is."""
+    player = user_player(user=user)
+    if player is None:
+        raise PermissionDenied("Your account is not linked to a player yet: an admin links it to your number.")
+    name, region = name.strip(), region.strip().upper()
+    if (name, country or "", region) == (player.name, player.country.code or "", player.region):
+        raise ValidationError("Change at least one of your details.")
+    if not explanation.strip():
+        raise ValidationError({"explanation": "Say why: the admin reads it."})
+    asked = Player(
+        pk=player.pk, participant_id=player.participant_id, membership_number=player.membership_number,
+        name=name, country=country, region=region,
+    )  # fmt: skip
+    asked.full_clean(validate_unique=False)
+    DetailRequest.objects.filter(player=player, status=AppealStatus.OPEN).delete()
+    return DetailRequest.objects.create(
+        player=player, filed_by=user, name=name, country=country, region=region, explanation=explanation.strip(),
+        old_name=player.name, old_country=player.country.code or "", old_region=player.region,
+    )  # fmt: skip
+
+
+def _detail_request_decide(request: DetailRequest, *, by, reason: str, status: str) -> DetailRequest:
+    request = DetailRequest.objects.select_for_update().select_related("player").get(pk=request.pk)
+    if not request.is_open:
+        raise ValidationError("This request is decided already.")
+    request.status = status
+    request.decided_by = by
+    request.decided_at = timezone.now()
+    request.decision_reason = reason.strip()
+    request.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    return request
+
+
+@transaction.atomic
+def detail_request_accept(*, request: DetailRequest, by, reason: str = "") -> DetailRequest:
+    """The player's details become the requested ones, and today's lists move them at once."""
+    request = _detail_request_decide(request, by=by, reason=reason, status=AppealStatus.ACCEPTED)
+    player = Player.objects.select_for_update().get(pk=request.player_id)
+    player.name, player.country, player.region = request.name, request.country, request.region
+    player.full_clean(validate_unique=False)
+    player.save(update_fields=["name", "country", "region"])
+    participant_lists_refresh(participant_id=player.participant_id)
+    return request
+
+
+@transaction.atomic
+def detail_request_reject(*, request: DetailRequest, by, reason: str) -> DetailRequest:
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why: the player reads it."})
+    return _detail_request_decide(request, by=by, reason=reason, status=AppealStatus.REJECTED)

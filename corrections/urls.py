@@ -14,6 +14,8 @@ urlpatterns = [
     path("appeals/new/<int:match_id>/", views.appeal_new, name="appeal_new"),
     path("appeals/queue/", views.appeal_queue, name="appeal_queue"),
     path("appeals/<int:appeal_id>/review/", views.appeal_review, name="appeal_review"),
+    path("appeals/details/", views.my_details, name="my_details"),
     path("claims/queue/", claim_views.claim_queue, name="claim_queue"),
+    path("claims/details/<int:request_id>/decide/", claim_views.detail_decide, name="detail_decide"),
     path("claims/<int:claim_id>/decide/", claim_views.claim_decide, name="claim_decide"),
 ]

@@ -17,7 +17,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts.selectors import user_player
 from corrections import selectors, services
 from corrections.filters import CorrectionFilter
-from corrections.forms import AppealForm, DecisionForm, MatchAddForm, MatchCorrectForm, MatchRemoveForm
+from corrections.forms import (
+    AppealForm,
+    DecisionForm,
+    DetailRequestForm,
+    MatchAddForm,
+    MatchCorrectForm,
+    MatchRemoveForm,
+)
 from corrections.tables import AppealQueueTable, CorrectionTable, DecidedAppealTable, ImpactTable, MyAppealTable
 from events.models import Event
 from lib.forms import errors_to_form
@@ -91,6 +98,29 @@ def my_appeals(request):
         request,
         "corrections/my_appeals.html",
         {"table": table, "player": user_player(user=request.user), "per_day": services.appeals_per_day()},
+    )
+
+
+@login_required
+def my_details(request):
+    """A linked player asks to correct their own name, country or region; their requests and the decisions."""
+    player = user_player(user=request.user)
+    if player is None:
+        raise PermissionDenied("Your account is not linked to a player yet: an admin links it to your number.")
+    initial = {"name": player.name, "country": player.country.code or "", "region": player.region}
+    form = DetailRequestForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.detail_request_file(user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            messages.success(request, "Your request is filed: an admin will look at it. Its status is shown here.")
+            return redirect("corrections:my_details")
+    return render(
+        request,
+        "corrections/my_details.html",
+        {"player": player, "form": form, "requests": selectors.detail_requests_of_player(player=player)},
     )
 
 

@@ -389,3 +389,21 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
             Category.objects.filter(pk=category.pk).update(list_refreshed_on=today)
             return True
     return False
+
+
+def participant_lists_refresh(*, participant_id: int) -> list[Category]:
+    """Today's lists holding the participant take its name and place again, and rank it where it now is.
+
+    For a player's details corrected (corrections.services.detail_request_accept): the lists copy names
+    and places, and the daily rebuild would only move the player tomorrow.
+    """
+    categories = list(
+        Category.objects.filter(
+            pk__in=CurrentRating.objects.filter(participant_id=participant_id).values("category_id")
+        ).order_by("pk")
+    )
+    today = timezone.localdate()
+    category_tables.swaps_take_turns()  # as every transaction that rewrites a list, before its first read
+    for category in categories:
+        current_ratings_update(category=category, participants={participant_id}, since=today)
+    return categories

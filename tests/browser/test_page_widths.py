@@ -96,7 +96,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_
             "/accounts/sign-up/",
             "/accounts/password_reset/",
         ],
-        "player": ["/accounts/", "/appeals/", f"/appeals/new/{ids['match_id']}/"],
+        "player": ["/accounts/", "/appeals/", f"/appeals/new/{ids['match_id']}/", "/appeals/details/"],
         "organizer": [
             "/organize/",
             "/organize/events/new/",

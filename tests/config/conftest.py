@@ -28,6 +28,9 @@ def personas_and_ids(tmp_path, admin, organizer):
     correction = corrections.match_correct(
         match=the_match("E1", 1, "1001"), result=corrections.Result(1, 2), reason="Swapped.", by=admin
     )
+    detail_request = corrections.detail_request_file(
+        user=player, name="Alice Archer-Smith", country="DE", region="", explanation="Married."
+    )
     claim = MembershipClaim.objects.create(user=UserFactory(), player=Player.objects.get(membership_number="1002"))
     return {
         "people": {"anonymous": None, "player": player, "organizer": organizer, "admin": admin},
@@ -43,6 +46,7 @@ def personas_and_ids(tmp_path, admin, organizer):
             "correction_id": correction.pk,
             "appeal_id": appeal.pk,
             "claim_id": claim.pk,
+            "request_id": detail_request.pk,
             "round_number": 1,
             "uidb64": "MQ",
             "token": "not-a-valid-token",

@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from devtools.demo import demo_bundle_write
-from devtools.demo_accounts import demo_accounts_create
+from devtools.demo_accounts import demo_accounts_create, demo_activity_create
 from organize.importer import BundleInvalid, results_import
 from players.models import Player
 from ratings.models import Category
@@ -55,4 +55,7 @@ class Command(BaseCommand):
             category_recompute(category=category)
         self.stdout.write(self.style.SUCCESS(f"Ratings computed in {time.monotonic() - started:.1f} s."))
         # Demo data only: their passwords are in the README.
-        self.stdout.write(f"Demo accounts: {'; '.join(demo_accounts_create())}.")
+        accounts = demo_accounts_create()
+        # Then what they did on the site: corrections, an appeal, a claim, the organizer's events.
+        accounts += demo_activity_create()
+        self.stdout.write(f"Demo accounts: {'; '.join(accounts)}.")

@@ -11,6 +11,7 @@ players and a million matches never sits in memory as rows.
 import csv
 import math
 import random
+import zlib
 from array import array
 from bisect import bisect_right
 from contextlib import ExitStack
@@ -378,6 +379,14 @@ class _World:
         self.debut = array("i")
         self.retire = array("i")
         self.pools: dict[tuple, _Pool] = {}
+        self.busy_day = -1  # events come in date order: the players at an event that day, so none plays two
+        self.busy: set[int] = set()
+
+    def busy_on(self, day: int) -> set[int]:
+        """Who plays an event on `day` already (the set to add to)."""
+        if day != self.busy_day:
+            self.busy_day, self.busy = day, set()
+        return self.busy
 
 
 def demo_bundle_write(
@@ -602,7 +611,8 @@ def _participants_draw(rng, world: _World, game: str, plan: _Plan, count: int, *
         shares = TRAVEL[tier]
     cumulative = list(accumulate(shares))
     chosen: list[int] = []
-    seen = set(exclude)
+    busy = world.busy_on(plan.day)  # one event a day for anyone
+    seen = set(exclude) | busy
     misses = 0
     while len(chosen) < count and misses < 6 * count + 20:
         # Start at a random rung of the ladder; when a place has nobody left, look further afield.
@@ -615,6 +625,7 @@ def _participants_draw(rng, world: _World, game: str, plan: _Plan, count: int, *
                 break
         else:
             misses += 1
+    busy.update(chosen)
     return chosen
 
 
@@ -658,7 +669,16 @@ def _event_plans(rng, count: int, span: int, start: date, countries: dict[str, _
     wanted += [{"kind": "magic", "k": k} for k in K_WEIGHTS]
     wanted += [{"kind": "team"}] + [{"kind": "vtes", "level": level} for level in VTES_LEVELS]
     wanted += [{}] * max(0, count - len(wanted))
-    plans = [_plan(rng, span, start, countries, **need) for need in wanted[:count]]
+    # A title held once a year (a national or continental championship, a Grand Prix or Pro Tour in a city) is
+    # held once: a second draw of one is drawn again.
+    plans, held = [], set()
+    for need in wanted[:count]:
+        for _ in range(20):
+            plan = _plan(rng, span, start, countries, **need)
+            if not plan.name[-4:].isdigit() or plan.name not in held:
+                break
+        held.add(plan.name)
+        plans.append(plan)
     plans.sort(key=lambda plan: plan.day)  # events are recorded in date order
     return plans
 
@@ -670,6 +690,11 @@ def _plan(rng, span: int, start: date, countries: dict[str, _Country], *, kind=N
     if kind == "vtes":
         return _vtes_plan(rng, span, start, countries, **fixed)
     return _magic_plan(rng, span, start, countries, kind, **fixed)
+
+
+def _store(city: str) -> str:
+    """The city's game store: one name per city, never the same store in two cities."""
+    return f"{STORES[zlib.crc32(city.encode()) % len(STORES)]} {city}"
 
 
 def _city(rng, country: _Country) -> tuple[str, str]:
@@ -701,13 +726,13 @@ def _magic_plan(rng, span, start, countries, kind: str, *, fmt=None, k=None) -> 
         structure = "swiss-top8" if rng.random() < 0.5 else "swiss"
     elif k == 8:  # Friday Night Magic, sometimes a weekday league
         size = rng.randint(4, 7) if rng.random() < 0.12 else _size(rng, 14, 0.35, 8, 40)
-        store = rng.choice(STORES)
+        store = _store(city)
         friday = (start + timedelta(days=day)).weekday() == 4
         name = f"Friday Night Magic {label}, {store}" if friday else f"{store} {label} League Night"
         structure = "single-elimination" if size <= 32 and rng.random() < 0.15 else "swiss"
     elif k == 16:
         size = rng.randint(4, 7) if rng.random() < 0.05 else _size(rng, 22, 0.5, 8, 128)
-        name = f"{rng.choice(STORES)} {label} Open"
+        name = f"{_store(city)} {label} Open"
         roll = rng.random()
         structure = "single-elimination" if roll < 0.1 and size <= 64 else "swiss-top8" if roll < 0.3 else "swiss"
     elif k == 24:
@@ -747,11 +772,11 @@ def _vtes_plan(rng, span, start, countries, **fixed) -> _Plan:
     continent = CONTINENT_NAMES.get(country.continent, "World")
     tier = "regional"
     if level == "national":
-        size, name = _size(rng, 40, 0.35, 16, 120), f"{country.name} National Championship {year}"
+        size, name = _size(rng, 40, 0.35, 16, 120), f"{country.name} V:TES National Championship {year}"
     elif level == "continental-qualifier":
         size, name = _size(rng, 30, 0.35, 12, 100), f"{continent} Championship Qualifier, {city}"
     elif level == "continental":
-        size, name, tier = _size(rng, 120, 0.35, 50, 300), f"{continent} Championship {year}", "premier"
+        size, name, tier = _size(rng, 120, 0.35, 50, 300), f"{continent} V:TES Championship {year}", "premier"
     else:
         size, tier = _size(rng, 17, 0.45, 8, 80), "local"
         title = f"{rng.choice(VTES_EVENT_NAMES)} {year}"
@@ -777,14 +802,21 @@ class _Teams:
     def pick(self, rng, world: _World, plan: _Plan, count: int) -> list[int]:
         """`count` teams with no player on two of them: most local teams come back, new ones form."""
         chosen, busy = [], set()
+        playing = world.busy_on(plan.day)  # at another event that day
         local = self.by_country.setdefault(plan.country, [])
         for team in rng.sample(local, len(local)):
             members = self.members[team]
             if len(chosen) == count:
                 break
-            if rng.random() < 0.75 and busy.isdisjoint(members) and min(world.retire[m] for m in members) >= plan.day:
+            if (
+                rng.random() < 0.75
+                and busy.isdisjoint(members)
+                and playing.isdisjoint(members)
+                and min(world.retire[m] for m in members) >= plan.day
+            ):
                 chosen.append(team)
                 busy.update(members)
+                playing.update(members)
         while len(chosen) < count:
             members = tuple(sorted(_participants_draw(rng, world, "magic", plan, 3, tier="local", exclude=busy)))
             if len(members) < 3:
@@ -802,7 +834,7 @@ class _Teams:
         self.by_members[members] = team
         self.by_country.setdefault(country, []).append(team)
         adjective, noun = (rng.choice(words) for words in _TEAM_WORDS)
-        name = f"{adjective} {noun}" if rng.random() < 0.9 else ""  # some teams never named themselves
+        name = f"{adjective} {noun}"
         self.writer.writerow((self.team_id(team), name, *(world.ids[m] for m in members)))
         self.count += 1
         return team

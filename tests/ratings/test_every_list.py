@@ -54,7 +54,7 @@ def recompute_ratings(*options: str) -> str:
 def world_until_today(tmp_path):
     """A demo world played up to today (last month's list differs from today's), every list rated."""
     today = timezone.localdate()
-    demo_world_rated(tmp_path, players=300, events=50, seed=11, start=today - timedelta(days=400), end=today)
+    demo_world_rated(tmp_path, players=300, events=50, seed=12, start=today - timedelta(days=400), end=today)
 
 
 # today's Elo list by the database ------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django import forms
 from django.conf import settings
 from django.core.validators import FileExtensionValidator
 from django.template.defaultfilters import filesizeformat
+from django.urls import reverse_lazy
 from django_countries import countries
 
 from events.models import Event, FinalPlacing, KValue
@@ -18,6 +19,7 @@ from organize.services import NEW_PLAYERS_PER_UPLOAD
 from players.formatting import format_name
 from players.models import MEMBERSHIP_NUMBER_PATTERN
 from players.names import validate_name
+from players.search import suggested_number
 from ratings.models import Category, Ruleset
 from ratings.selectors.history import categories_rating
 
@@ -310,6 +312,11 @@ class NewPlayersForm(forms.Form):
 # Results typed in ------------------------------------------------------------------------------
 
 
+# A player's box in the results forms: a membership number, or a name picked from the suggestions while typing
+# ("Name (number)"); the number is what the results keep.
+PLAYER_BOX = {"autocomplete": "off", "data-suggest": reverse_lazy("players:suggest"), "placeholder": "number or name"}
+
+
 class MatchRowForm(forms.Form):
     """One match of a round, as typed. The importer's rules check it; the fields only carry text."""
 
@@ -322,8 +329,8 @@ class MatchRowForm(forms.Form):
         "draws": "draws",
     }
 
-    player1 = forms.CharField(required=False, max_length=64, label="Player 1")
-    player2 = forms.CharField(required=False, max_length=64, label="Player 2", help_text="Empty for a bye.")
+    player1 = forms.CharField(required=False, max_length=250, label="Player 1")
+    player2 = forms.CharField(required=False, max_length=250, label="Player 2", help_text="Empty for a bye.")
     games1 = forms.CharField(required=False, max_length=5, label="Games won by player 1")
     games2 = forms.CharField(required=False, max_length=5, label="Games won by player 2")
     draws = forms.CharField(required=False, max_length=5, label="Games drawn")
@@ -333,14 +340,20 @@ class MatchRowForm(forms.Form):
         for name in ("games1", "games2", "draws"):
             self.fields[name].widget.attrs.update(inputmode="numeric", size=3)
         for name in ("player1", "player2"):
-            self.fields[name].widget.attrs.update(size=12, autocomplete="off")
+            self.fields[name].widget.attrs.update(size=12, **PLAYER_BOX)
+
+    def clean_player1(self):
+        return suggested_number(self.cleaned_data["player1"])
+
+    def clean_player2(self):
+        return suggested_number(self.cleaned_data["player2"])
 
 
 class StandingRowForm(forms.Form):
     # standings.csv column -> the field that carries it.
     COLUMNS = {"player_id": "player", "rank": "rank", "vp": "vp", "gw": "gw", "final": "final"}
 
-    player = forms.CharField(required=False, max_length=64, label="Player")
+    player = forms.CharField(required=False, max_length=250, label="Player")
     rank = forms.CharField(required=False, max_length=6, label="Rank")
     vp = forms.CharField(required=False, max_length=8, label="VP", help_text="Halves allowed: 2.5")
     gw = forms.CharField(required=False, max_length=5, label="GW")
@@ -350,7 +363,10 @@ class StandingRowForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("rank", "vp", "gw"):
             self.fields[name].widget.attrs.update(inputmode="decimal", size=4)
-        self.fields["player"].widget.attrs.update(size=12, autocomplete="off")
+        self.fields["player"].widget.attrs.update(size=12, **PLAYER_BOX)
+
+    def clean_player(self):
+        return suggested_number(self.cleaned_data["player"])
 
 
 MatchRowFormSet = forms.formset_factory(MatchRowForm, extra=0, max_num=2000, absolute_max=2000, validate_max=True)

@@ -1,6 +1,7 @@
-// Names suggested as a player is typed, in every search box marked data-suggest (the URL answering JSON).
-// A suggestion reads "Name (number)"; picking one submits the form, which goes to that player.
-// Without JavaScript the boxes are plain searches, which find the same players.
+// Names suggested as a player is typed, in every box marked data-suggest (the URL answering JSON).
+// A suggestion reads "Name (number)"; in a search box (data-suggest-go) picking one submits the form, which goes
+// to that player; in a results form it fills the box, and the number is what is kept.
+// Without JavaScript the boxes take what is typed, which finds the same players.
 (function () {
   "use strict";
   const PICKED = /\(([^()\s]+)\)$/;
@@ -20,7 +21,7 @@
     input.addEventListener("input", () => {
       const query = input.value.trim();
       if (PICKED.test(query) && [...list.options].some((option) => option.value === query)) {
-        if (input.form) input.form.requestSubmit();
+        if ("suggestGo" in input.dataset && input.form) input.form.requestSubmit();
         return;
       }
       clearTimeout(timer);

@@ -261,3 +261,17 @@ def test_a_round_left_empty_says_so_in_the_forms_words(organizer_client, event, 
     html = response.content.decode()
     assert "no results yet: enter the matches of a round, or the standings" in html
     assert "matches.csv" not in html and f"event {event.pk}" not in html
+
+
+def test_a_player_picked_by_name_from_the_suggestions_is_kept_by_number(organizer_client, event, players):
+    """A results form's player box suggests names as it is typed; a pick reads "Name (number)"."""
+    form = organizer_client.get(f"/organize/events/{event.pk}/rounds/1/").content.decode()
+    assert 'data-suggest="/suggest/players/"' in form
+
+    response = organizer_client.post(
+        f"/organize/events/{event.pk}/rounds/1/",
+        round_post([("Player 1001 (1001)", "Player 1002 (1002)", "2", "1", ""), ("1003", "1004", "2", "0", "")]),
+    )
+
+    assert response.status_code == 302
+    assert results_of(event) == [(1, "1001", "1002", 2, 1, 0, False), (1, "1003", "1004", 2, 0, 0, False)]

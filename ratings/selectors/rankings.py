@@ -17,9 +17,11 @@ from datetime import date
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.lookups import Contains
 from django.utils import timezone
 
 from lib.throttle import budget_spend
+from players.search import FoldName, query_words
 from ratings.models import Category, CurrentRank, CurrentRating, SnapshotRating
 from ratings.selectors.lists import LEVEL_RANK
 from ratings.selectors.ranking_filters import RankingFilters
@@ -212,10 +214,17 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
 
 
 def _search_condition(category: Category, text: str) -> Q:
-    # A team's id is its members' numbers joined by "+": any member's number finds it.
-    # On PostgreSQL both are answered by a trigram index (migration 0010).
+    """Every word of `text` in the name, in any order, ignoring case and accents (as the player search); or
+    the display id. A team's id is its members' numbers joined by "+": any member's number finds it.
+    On PostgreSQL both are answered by the list's trigram index (migration 0020)."""
     number = Q(display_id__icontains=text) if category.team_size > 1 else Q(display_id__istartswith=text)
-    return Q(name__icontains=text) | number
+    words = query_words(text)
+    if not words:
+        return number
+    named = Q()
+    for word in words:
+        named &= Q(Contains(FoldName("name"), word))
+    return named | number
 
 
 # Past dates -----------------------------------------------------------------------------------------------

@@ -108,3 +108,16 @@ def test_folding_is_idempotent_and_keeps_no_accent_or_capital(name):
     assert name_folded(folded) == folded
     assert folded == folded.lower()
     assert "́" not in folded  # no combining acute accent survives
+
+
+@pytest.mark.parametrize("query", ["dubois chloe", "CHLOE", "Chloé Dubois", "chloe dubos (no match)"])
+def test_a_ranking_list_finds_a_player_by_any_spelling_too(client, ranked_default_bundle, query):
+    """The ranking page and the API search a list as the player search does (a typo is not forgiven there)."""
+    query = query.removesuffix(" (no match)")
+    page = client.get("/rankings/constructed/", {"q": query})
+    api = client.get("/api/rankings/constructed/", {"q": query}).json()
+
+    names = [row.record.name for row in page.context["table"].paginated_rows]
+    expected = [] if query == "chloe dubos" else ["Chloé Dubois"]
+    assert names == expected
+    assert [row["name"] for row in api["results"]] == expected

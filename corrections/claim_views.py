@@ -43,27 +43,39 @@ def claim_queue(request):
     )
 
 
+def _decided(request, label: str, accept, reject, told: tuple[str, str]):
+    """Carry out the decision the queue's form posts: `accept` or `reject` (each taking the reason), then back
+    to the queue saying what happened (`told`: what accepting and refusing did) or why nothing did."""
+    form = ClaimDecisionForm(request.POST)
+    if form.is_valid():
+        accepted = form.cleaned_data["decision"] == ClaimDecisionForm.ACCEPT
+        try:
+            (accept if accepted else reject)(form.cleaned_data["reason"])
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            messages.success(request, told[0] if accepted else told[1])
+            return redirect("corrections:claim_queue")
+    problems = "; ".join(str(problem) for problems in form.errors.values() for problem in problems)
+    messages.error(request, f"{label} not decided: {problems}")
+    return redirect("corrections:claim_queue")
+
+
 @admin_required
 @require_POST
 def claim_decide(request, claim_id):
     claim = account_selectors.claim_get(claim_id=claim_id)
     if claim is None:
         raise Http404("No such claim.")
-    form = ClaimDecisionForm(request.POST)
-    if form.is_valid():
-        accept = form.cleaned_data["decision"] == ClaimDecisionForm.ACCEPT
-        decide = account_services.claim_accept if accept else account_services.claim_reject
-        try:
-            decide(claim=claim, by=request.user, reason=form.cleaned_data["reason"], site=mail_site(request))
-        except ValidationError as error:
-            errors_to_form(form, error)
-        else:
-            verdict = "confirmed: the account is linked to" if accept else "refused for"
-            messages.success(request, f"Claim {verdict} {claim.player.name} ({claim.player.membership_number}).")
-            return redirect("corrections:claim_queue")
-    problems = "; ".join(str(problem) for problems in form.errors.values() for problem in problems)
-    messages.error(request, f"Claim #{claim.pk} not decided: {problems}")
-    return redirect("corrections:claim_queue")
+    who = f"{claim.player.name} ({claim.player.membership_number})"
+    decision = {"claim": claim, "by": request.user, "site": mail_site(request)}
+    return _decided(
+        request,
+        f"Claim #{claim.pk}",
+        lambda reason: account_services.claim_accept(**decision, reason=reason),
+        lambda reason: account_services.claim_reject(**decision, reason=reason),
+        (f"Claim confirmed: the account is linked to {who}.", f"Claim refused for {who}."),
+    )
 
 
 @admin_required
@@ -73,18 +85,11 @@ def detail_decide(request, request_id):
     found = selectors.detail_request_get(request_id=request_id)
     if found is None:
         raise Http404("No such request.")
-    form = ClaimDecisionForm(request.POST)
-    if form.is_valid():
-        accept = form.cleaned_data["decision"] == ClaimDecisionForm.ACCEPT
-        decide = services.detail_request_accept if accept else services.detail_request_reject
-        try:
-            decide(request=found, by=request.user, reason=form.cleaned_data["reason"])
-        except ValidationError as error:
-            errors_to_form(form, error)
-        else:
-            verdict = "accepted: the lists show" if accept else "refused for"
-            messages.success(request, f"Request {verdict} {found.name} ({found.player.membership_number}).")
-            return redirect("corrections:claim_queue")
-    problems = "; ".join(str(problem) for problems in form.errors.values() for problem in problems)
-    messages.error(request, f"Request #{found.pk} not decided: {problems}")
-    return redirect("corrections:claim_queue")
+    who = f"{found.name} ({found.player.membership_number})"
+    return _decided(
+        request,
+        f"Request #{found.pk}",
+        lambda reason: services.detail_request_accept(request=found, by=request.user, reason=reason),
+        lambda reason: services.detail_request_reject(request=found, by=request.user, reason=reason),
+        (f"Request accepted: the lists show {who}.", f"Request refused for {who}."),
+    )

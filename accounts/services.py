@@ -14,6 +14,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from accounts.models import PASSWORD_RESET_WINDOW, ClaimStatus, MembershipClaim, PasswordResetRequest, Profile
 from accounts.selectors import password_resets_requested
 from accounts.tokens import email_confirmation_tokens
+from lib.decisions import decision_record
 from lib.mail import mail_on_commit
 from players.models import Player
 
@@ -120,14 +121,16 @@ def claim_file(*, user, membership_number: str, note: str = "") -> MembershipCla
 
 
 def _claim_decide(claim: MembershipClaim, *, by, reason: str, status: str, site: dict) -> MembershipClaim:
-    claim = MembershipClaim.objects.select_for_update().select_related("user", "player").get(pk=claim.pk)
-    if not claim.is_open:
-        raise ValidationError("This claim is decided already.")
-    claim.status = status
-    claim.decided_by = by
-    claim.decided_at = timezone.now()
-    claim.reason = reason.strip()
-    claim.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    claim = decision_record(
+        MembershipClaim,
+        claim.pk,
+        what="claim",
+        by=by,
+        status=status,
+        reason=reason,
+        reason_field="reason",
+        related=("user", "player"),
+    )
     if claim.user.email:
         mail_on_commit(
             to=claim.user.email, template="accounts/claim_decided_email.txt", context={"claim": claim, **site}

@@ -21,6 +21,7 @@ from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind,
 from corrections.selectors import match_label, participants_of_player
 from events.models import Event, EventStatus, Match
 from events.services import event_kinds, results_changed_send
+from lib.decisions import decision_record
 from players.models import Participant, Player
 from ratings.services.lists import participant_lists_refresh
 
@@ -359,15 +360,10 @@ def detail_request_file(*, user, name: str, country: str, region: str, explanati
 
 
 def _detail_request_decide(request: DetailRequest, *, by, reason: str, status: str) -> DetailRequest:
-    request = DetailRequest.objects.select_for_update().select_related("player").get(pk=request.pk)
-    if not request.is_open:
-        raise ValidationError("This request is decided already.")
-    request.status = status
-    request.decided_by = by
-    request.decided_at = timezone.now()
-    request.decision_reason = reason.strip()
-    request.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
-    return request
+    return decision_record(
+        DetailRequest, request.pk, what="request", by=by, status=status, reason=reason,
+        reason_field="decision_reason", related=("player",),
+    )  # fmt: skip
 
 
 @transaction.atomic

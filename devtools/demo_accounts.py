@@ -7,7 +7,13 @@ demo command creates them.
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from accounts.models import MembershipClaim
 from accounts.roles import ADMINS, ORGANIZERS, roles_ensure
+from accounts.services import profile_link, profile_of
+from corrections import services as corrections
+from events.models import Event, EventStatus, Match
+from organize import services as organize
+from players.models import Player
 
 DEMO_ACCOUNTS = (
     # username, password, group, staff (opens the admin site)
@@ -49,13 +55,6 @@ def demo_activity_create() -> list[str]:
     """What the demo accounts have done, made through the site's own services: the organizer's draft and
     submitted events, two corrections by the admin, a linked player's open appeal, a newcomer's open claim.
     Returns the accounts' "username / password" lines. Safe to run once per fresh demo world."""
-    from accounts.models import MembershipClaim
-    from accounts.services import profile_link, profile_of
-    from corrections import services as corrections
-    from events.models import Event, EventStatus, Match
-    from organize import services as organize
-    from players.models import Player
-
     User = get_user_model()
     organizer = User.objects.get(username="organizer")
     admin = User.objects.get(username="admin")

@@ -230,25 +230,27 @@ def _standings_computed(event_ids) -> dict[int, list[StandingLine]]:
     }
 
 
-def events_computed_standings(*, event_ids) -> dict[int, list[StandingLine]]:
-    """event id -> its standings computed from its matches, for many events in a few queries.
-
-    Kept in the cache under a fingerprint of the event's matches, so a
-    correction shows at once; events without matches are left out.
-    """
-    fingerprints = _fingerprints(event_ids)
+def _kept_by_fingerprint(prefix: str, event_ids, compute) -> dict:
+    """event id -> compute({event id: its standings}) per event, kept in the cache under a fingerprint of the
+    event's matches (so a correction shows at once); the standings are computed only for those not kept.
+    Events without matches are left out."""
     keys = {
-        event_id: f"event-standings:{event_id}:{'-'.join(map(str, print_))}"
-        for event_id, print_ in fingerprints.items()
+        event_id: f"{prefix}:{event_id}:{_printed(fingerprint)}"
+        for event_id, fingerprint in _fingerprints(event_ids).items()
     }
     found = cache.get_many(keys.values())
-    standings = {event_id: found[key] for event_id, key in keys.items() if key in found}
-    missing = [event_id for event_id in keys if event_id not in standings]
+    kept = {event_id: found[key] for event_id, key in keys.items() if key in found}
+    missing = [event_id for event_id in keys if event_id not in kept]
     if missing:
-        computed = _standings_computed(missing)
+        computed = {event_id: compute(lines) for event_id, lines in _standings_computed(missing).items()}
         cache.set_many({keys[event_id]: computed[event_id] for event_id in missing}, STANDINGS_SECONDS)
-        standings |= computed
-    return standings
+        kept |= computed
+    return kept
+
+
+def events_computed_standings(*, event_ids) -> dict[int, list[StandingLine]]:
+    """event id -> its standings computed from its matches, for many events in a few queries."""
+    return _kept_by_fingerprint("event-standings", event_ids, lambda lines: lines)
 
 
 def event_computed_standings(*, event: Event) -> list[StandingLine]:
@@ -269,20 +271,10 @@ def events_winners(*, event_ids) -> dict[int, list[int]]:
         .values_list("event_id", "participant_id")
     ):
         uploaded.setdefault(event_id, []).append(participant_id)
-    fingerprints = _fingerprints([event_id for event_id in event_ids if event_id not in uploaded])
-    keys = {
-        event_id: f"event-winners:{event_id}:{_printed(fingerprint)}" for event_id, fingerprint in fingerprints.items()
-    }
-    found = cache.get_many(keys.values())
-    winners = {event_id: found[key] for event_id, key in keys.items() if key in found}
-    missing = [event_id for event_id in keys if event_id not in winners]
-    if missing:
-        computed = {
-            event_id: [line.participant for line in lines if line.place == 1]
-            for event_id, lines in _standings_computed(missing).items()
-        }
-        cache.set_many({keys[event_id]: computed[event_id] for event_id in missing}, STANDINGS_SECONDS)
-        winners |= computed
+    computed = [event_id for event_id in event_ids if event_id not in uploaded]
+    winners = _kept_by_fingerprint(
+        "event-winners", computed, lambda lines: [line.participant for line in lines if line.place == 1]
+    )
     return winners | uploaded
 
 

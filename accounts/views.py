@@ -31,7 +31,8 @@ def sign_up(request):
     if request.method == "POST" and form.is_valid():
         wait = budget_spend(scope="sign-up", client=client_address(request), limit=SIGN_UPS_PER_HOUR, window=3600)
         if wait:
-            response = render(request, "registration/password_reset_throttled.html", {"minutes": 60}, status=429)
+            minutes = max(1, round(wait / 60))
+            response = render(request, "registration/sign_up_throttled.html", {"minutes": minutes}, status=429)
             response["Retry-After"] = str(wait)
             return response
         try:

@@ -126,6 +126,7 @@ def test_sign_ups_from_one_address_are_limited(client):
     refused = sign_up(client, username="u10", email="u10@example.org")
 
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many sign-ups" in refused.content.decode() and "password" not in refused.content.decode()
     assert not User.objects.filter(username="u10").exists()
 
 

@@ -19,6 +19,10 @@ from lib.mail import mail_on_commit
 from players.models import Player
 
 SIGN_IN_LOGS_KEPT = timedelta(days=30)  # who signed in or failed to, for admins looking into an account
+# A sign-up never confirmed is deleted this long after its link died (PASSWORD_RESET_TIMEOUT): long enough
+# for its owner to ask for the link again, short enough that an address typed by mistake is freed.
+UNCONFIRMED_SIGN_UPS_KEPT = timedelta(days=7)
+UNCONFIRMED_SIGN_UPS_PRUNED_AT_ONCE = 10_000
 
 
 def profile_of(*, user) -> Profile:
@@ -95,6 +99,31 @@ def account_confirm(*, user) -> None:
     user.is_active = True
     user.save(update_fields=["is_active"])
     profile_of(user=user)
+
+
+def unconfirmed_sign_ups_prune(*, now: datetime | None = None) -> int:
+    """Delete accounts that signed up and never confirmed their address; how many went.
+
+    Such an account holds a user name and an address its owner may never
+    have typed (anybody can sign up with anybody's address), and nobody can
+    use it: confirming is the only way in. An account is taken for one only
+    when nothing but signing up ever happened to it: never signed in, no
+    role, no claim, no player, and its link dead for UNCONFIRMED_SIGN_UPS_KEPT.
+    An account an admin closed has signed in once, or carries a role, and stays.
+    """
+    now = now or timezone.now()
+    User = get_user_model()
+    joined_before = now - timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT) - UNCONFIRMED_SIGN_UPS_KEPT
+    unconfirmed = User.objects.filter(
+        is_active=False, last_login__isnull=True, is_staff=False, is_superuser=False,
+        date_joined__lt=joined_before, groups__isnull=True, user_permissions__isnull=True,
+        membership_claims__isnull=True, profile__player__isnull=True,
+    )  # fmt: skip
+    # At most a batch a run, so a flood of sign-ups costs the worker a bounded pause; the next run goes on.
+    # Deleted by key: Django deletes the profiles first, and a delete on a query with joins would not do.
+    ids = list(unconfirmed.values_list("pk", flat=True)[:UNCONFIRMED_SIGN_UPS_PRUNED_AT_ONCE])
+    _, deleted = User.objects.filter(pk__in=ids).delete()
+    return deleted.get(User._meta.label, 0)
 
 
 # Membership claims -------------------------------------------------------------------------------------------

@@ -91,5 +91,8 @@ def detail_decide(request, request_id):
         f"Request #{found.pk}",
         lambda reason: services.detail_request_accept(request=found, by=request.user, reason=reason),
         lambda reason: services.detail_request_reject(request=found, by=request.user, reason=reason),
-        (f"Request accepted: the lists show {who}.", f"Request refused for {who}."),
+        (
+            f"Request accepted: {who} has the new details; today's lists move them within a minute.",
+            f"Request refused for {who}.",
+        ),
     )

@@ -23,7 +23,7 @@ from events.models import Event, EventStatus, Match
 from events.services import event_kinds, results_changed_send
 from lib.decisions import decision_record
 from players.models import Participant, Player
-from ratings.services.lists import participant_lists_refresh
+from ratings.tasks import participant_lists_refresh_task
 
 # At most this many appeals per account in any 24 hours (settings.APPEALS_PER_DAY overrides it).
 APPEALS_PER_DAY = 5
@@ -368,13 +368,15 @@ def _detail_request_decide(request: DetailRequest, *, by, reason: str, status: s
 
 @transaction.atomic
 def detail_request_accept(*, request: DetailRequest, by, reason: str = "") -> DetailRequest:
-    """The player's details become the requested ones, and today's lists move them at once."""
+    """The player's details become the requested ones; a job moves them in today's lists within moments."""
     request = _detail_request_decide(request, by=by, reason=reason, status=AppealStatus.ACCEPTED)
     player = Player.objects.select_for_update().get(pk=request.player_id)
     player.name, player.country, player.region = request.name, request.country, request.region
     player.full_clean(validate_unique=False)
     player.save(update_fields=["name", "country", "region"])
-    participant_lists_refresh(participant_id=player.participant_id)
+    # The job's row is written in this transaction: a worker sees it only with the new details, and a
+    # decision rolled back leaves no job.
+    participant_lists_refresh_task.enqueue(player.participant_id)
     return request
 
 

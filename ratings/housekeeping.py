@@ -2,8 +2,9 @@
 
 Expired sessions (Django keeps them until `clearsessions` runs), finished job
 rows of the job library (one per recompute, with its traceback when it
-failed) and sign-in failure and throttle records that can no longer lock
-anybody out. Each worker runs this when it starts and every
+failed), sign-in failure and throttle records that can no longer lock
+anybody out, and sign-ups never confirmed (accounts.services.
+unconfirmed_sign_ups_prune). Each worker runs this when it starts and every
 HOUSEKEEPING_SECONDS; workers on several machines may run it at once, which
 is harmless: each deletion is one statement and deleting twice deletes
 nothing.
@@ -20,7 +21,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from accounts.services import sign_in_records_prune
+from accounts.services import sign_in_records_prune, unconfirmed_sign_ups_prune
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,7 @@ class HousekeepingReport:
     sessions: int
     job_results: int
     sign_in_records: int
+    unconfirmed_sign_ups: int
 
 
 def housekeeping_run(*, now: datetime | None = None) -> HousekeepingReport:
@@ -41,5 +43,8 @@ def housekeeping_run(*, now: datetime | None = None) -> HousekeepingReport:
         .delete()
     )
     return HousekeepingReport(
-        sessions=sessions, job_results=job_results, sign_in_records=sign_in_records_prune(now=now)
+        sessions=sessions,
+        job_results=job_results,
+        sign_in_records=sign_in_records_prune(now=now),
+        unconfirmed_sign_ups=unconfirmed_sign_ups_prune(now=now),
     )

@@ -10,6 +10,7 @@ from datetime import datetime
 from django_tasks import task
 
 from ratings.models import Category, RecomputeStatus, Ruleset
+from ratings.services.lists import participant_lists_refresh
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
 from ratings.snapshots import month_end_snapshots_write
 
@@ -29,6 +30,16 @@ def recompute_task(run_id: int) -> dict:
         ]
         month_end_snapshots_write(categories=[Category.objects.get(pk=run.category_id), *derived])
     return {"run": run.pk, "status": run.status, "matches_rated": run.matches_rated}
+
+
+@task()
+def participant_lists_refresh_task(participant_id: int) -> list[str]:
+    """Today's lists move a participant whose details changed (corrections.services.detail_request_accept).
+
+    A job, not part of the admin's request: each list holding the participant is re-ranked where the
+    participant was and is now (about a second a list at a million matches).
+    """
+    return [category.slug for category in participant_lists_refresh(participant_id=participant_id)]
 
 
 def recompute_job_queue(*, run_id: int, run_after: datetime | None, **kwargs) -> None:

@@ -1,14 +1,18 @@
 """Signing up with an e-mail confirmation, claiming a membership number, and the admins' claims queue."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import ClaimStatus, MembershipClaim, Profile
 from accounts.selectors import user_player
+from ratings.housekeeping import housekeeping_run
 from tests.factories import PASSWORD, EventFactory, MatchFactory, OrganizerFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +100,30 @@ def test_signing_up_again_before_confirming_sends_the_link_again(client, django_
     assert len(mail.outbox) == 2
     Client().post(link_in(mail.outbox[1]))
     assert User.objects.get(username="ada").is_active
+
+
+def test_a_sign_up_never_confirmed_is_deleted_once_its_link_is_long_dead_and_nothing_else_is(
+    client, settings, django_capture_on_commit_callbacks
+):
+    settings.PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+    with django_capture_on_commit_callbacks(execute=True):
+        sign_up(client, username="forgot", email="forgot@example.org")
+        sign_up(client, username="recent", email="recent@example.org")
+    UserFactory(username="closed", is_active=False, last_login=timezone.now())
+    organizer_to_be = UserFactory(username="organizer-to-be", is_active=False)
+    organizer_to_be.groups.add(Group.objects.get_or_create(name="Organizers")[0])
+    long_ago = timezone.now() - timedelta(days=3 + 7, minutes=1)
+    User.objects.filter(username__in=["forgot", "closed", "organizer-to-be"]).update(date_joined=long_ago)
+
+    report = housekeeping_run()
+
+    assert report.unconfirmed_sign_ups == 1
+    assert set(User.objects.values_list("username", flat=True)) == {"recent", "closed", "organizer-to-be"}
+    assert not Profile.objects.filter(user__username="forgot").exists()
+    # The address is free again: whoever owns it can sign up with it.
+    with django_capture_on_commit_callbacks(execute=True):
+        sign_up(client, username="forgot", email="forgot@example.org")
+    assert User.objects.filter(username="forgot", is_active=False).exists()
 
 
 @pytest.mark.parametrize(

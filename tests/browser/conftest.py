@@ -4,6 +4,9 @@ import os
 from pathlib import Path
 
 import pytest
+from django.core.servers.basehttp import WSGIServer
+from django.db import connection
+from django.test.testcases import LiveServerThread
 
 from tests.config.conftest import personas_and_ids  # noqa: F401 (someone of each persona and every id, for crawls)
 
@@ -17,6 +20,21 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+class OneRequestAtATimeServer(WSGIServer):
+    """The live server without threads: requests are served by the server's thread, which has the test
+    database's connections (LiveServerThread.run), one after another; Django closes each response's
+    connection when its server has no threads, so a browser's next request never waits on a kept one."""
+
+    def __init__(self, *args, connections_override=None, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+if connection.vendor == "sqlite":
+    # The test database is in memory, and the live server's threads share its one connection: two requests at
+    # once (a page and the suggestions it asks for) used it together, and both hung for good.
+    LiveServerThread.server_class = OneRequestAtATimeServer
 
 
 def pytest_collection_modifyitems(config, items):

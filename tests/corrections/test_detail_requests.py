@@ -5,6 +5,7 @@ ranked first in Germany and in Europe.
 """
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from corrections.models import AppealStatus, DetailRequest
@@ -29,7 +30,11 @@ def alice_in_constructed() -> CurrentRating:
     return CurrentRating.objects.get(category__slug="constructed", participant__player__membership_number="1001")
 
 
-def test_a_player_asks_an_admin_accepts_and_the_lists_move_them_at_once(alice):
+def jobs_run() -> None:
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+
+
+def test_a_player_asks_an_admin_accepts_and_a_job_moves_them_in_the_lists(alice):
     before = alice_in_constructed()
     assert (before.name, before.country, before.country_rank) == ("Alice Archer", "DE", 1)
     client = client_of(alice)
@@ -49,8 +54,11 @@ def test_a_player_asks_an_admin_accepts_and_the_lists_move_them_at_once(alice):
     decided = admin.post(f"/claims/details/{request.pk}/decide/", {"decision": "accept", "reason": "Confirmed."})
 
     assert decided["Location"] == "/claims/queue/"
+    assert "lists move them within a minute" in admin.get("/claims/queue/").content.decode()
     player = Player.objects.get(membership_number="1001")
     assert (player.country.code, player.region) == ("AT", "")
+    assert alice_in_constructed().country == "DE"  # the admin's request does not wait for the lists
+    jobs_run()
     after = alice_in_constructed()
     assert (after.country, after.region, after.continent) == ("AT", "", "EU")
     assert after.country_rank == 1 and after.rating == before.rating  # ranked afresh in Austria, rating unchanged

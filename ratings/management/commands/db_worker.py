@@ -67,10 +67,12 @@ def _housekeep() -> None:
         if not connection.in_atomic_block:
             connection.close()
     logger.info(
-        "housekeeping: %d expired session(s), %d finished job row(s), %d old sign-in record(s) deleted",
+        "housekeeping: %d expired session(s), %d finished job row(s), %d old sign-in record(s),"
+        " %d unconfirmed sign-up(s) deleted",
         report.sessions,
         report.job_results,
         report.sign_in_records,
+        report.unconfirmed_sign_ups,
     )
 
 

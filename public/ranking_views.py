@@ -69,8 +69,9 @@ def ranking_detail(request, slug):
         return _export_response(category, filters, export, today)
 
     as_of = filters.as_of or today
+    rows = ranking_page_rows(category=category, filters=filters)
     table = RankingTable(
-        ranking_page_rows(category=category, filters=filters),
+        rows,
         category=category,
         unranked=filters.unranked,
         previous_date=end_of_previous_month(as_of),
@@ -85,6 +86,7 @@ def ranking_detail(request, slug):
         "category_tabs": _category_tabs(categories, filters),
         "form": form,
         "filters": filters,
+        "near": rows.near,
         "table": table,
         "today": today,
         "as_of": as_of,

@@ -105,12 +105,13 @@ def list_threshold(category: Category, unranked: bool) -> str:
 
 
 @register.simple_tag
-def ranking_caption(category: Category, filters: RankingFilters, as_of) -> str:
-    """'Constructed — Germany — as of 2024-06-30 — ranked players (10+ matches)'."""
+def ranking_caption(category: Category, filters: RankingFilters, as_of, near: bool = False) -> str:
+    """'Constructed — Germany — as of 2024-06-30 — ranked players (10+ matches)'; `near`: the search found
+    names like the one searched, none as typed."""
     listed = f"{'unranked' if filters.unranked else 'ranked'} {_members(category)}"
     parts = [category.name, place_name(filters), f"as of {as_of.isoformat()}"]
     if filters.search:
-        parts.append(f"matching “{filters.search}”")
+        parts.append(f"{'with a name like' if near else 'matching'} “{filters.search}”")
     parts.append(f"{listed} ({list_threshold(category, filters.unranked)})")
     return " — ".join(parts)
 

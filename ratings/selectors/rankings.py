@@ -21,7 +21,9 @@ from django.db.models.lookups import Contains
 from django.utils import timezone
 
 from lib.throttle import budget_spend
+from players.models import Player, Team
 from players.search import FoldName, query_words
+from players.selectors import player_matches
 from ratings.models import Category, CurrentRank, CurrentRating, SnapshotRating
 from ratings.selectors.lists import LEVEL_RANK
 from ratings.selectors.ranking_filters import RankingFilters
@@ -121,7 +123,9 @@ class ListRows:
         seek: RankSeek | PositionSeek | None,
         length_key: str | None = None,
         few: bool = False,
+        near: bool = False,
     ):
+        self.near = near  # searched, and found by names like the search: nobody in the list is called that
         self._rows = rows  # filtered, unordered
         self._annotations = annotations  # rank and previous_rank at the list's level
         self._seek = seek
@@ -195,8 +199,10 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
+    near = False
     if filters.search:
-        rows = rows.filter(_search_condition(category, filters.search))
+        condition, near = _search(category, filters.search)
+        rows = rows.filter(condition)
     seek = None
     if not (filters.unranked or filters.search):
         ranks = CurrentRank.objects.filter(category=category)
@@ -210,7 +216,27 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     if filters.unranked and not filters.search:
         today = timezone.localdate().isoformat()
         length_key = f"ranking-length:{category.pk}:{category.history_version}:{today}:{level}:{filters.place}"
-    return ListRows(rows, annotations=annotations, seek=seek, length_key=length_key)
+    return ListRows(rows, annotations=annotations, seek=seek, length_key=length_key, near=near)
+
+
+def _search(category: Category, text: str) -> tuple[Q, bool]:
+    """The condition on today's list that a search for `text` puts, and whether it finds names like the
+    search rather than as typed: when nobody in the list is found as typed, the players the player search
+    finds near (a typo forgiven: players.selectors.player_matches), or in a team list their teams."""
+    condition = _search_condition(category, text)
+    if CurrentRating.objects.filter(condition, category=category).exists():
+        return condition, False
+    matches = player_matches(query=text)
+    if not matches.near:  # somebody is called that, but not in this list
+        return condition, False
+    players = list(matches.players.values_list("pk", flat=True)[:SEARCH_LISTED])
+    if not players:
+        return condition, False
+    if category.team_size > 1:
+        participants = Team.objects.filter(members__in=players).values_list("participant_id", flat=True)
+    else:
+        participants = Player.objects.filter(pk__in=players).values_list("participant_id", flat=True)
+    return Q(participant_id__in=list(participants.order_by()[:SEARCH_LISTED])), True
 
 
 def _search_condition(category: Category, text: str) -> Q:
@@ -274,7 +300,8 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
         # A snapshot's names and numbers are those of today's list: today's list finds who matches through
         # its trigram index, and their rows are read by participant, rather than every row of the past list
         # being tested (40 ms at 35,000 rows). Given as a subquery, PostgreSQL sorted the whole list first.
-        found = CurrentRating.objects.filter(_search_condition(category, filters.search), category=category)
+        condition, near = _search(category, filters.search)
+        found = CurrentRating.objects.filter(condition, category=category)
         participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
         few = len(participants) <= SEARCH_LISTED
         rows = rows.filter(participant__in=participants if few else found.values("participant_id"))
@@ -283,7 +310,7 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
         previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))
         annotations["previous_rank"] = Subquery(previous.values(LEVEL_RANK[level])[:1])
     if filters.search:
-        return ListRows(rows, annotations=annotations, seek=None, few=few)
+        return ListRows(rows, annotations=annotations, seek=None, few=few, near=near)
     return ListRows(rows, annotations=annotations, seek=PositionSeek(f"{level}_position"))
 
 

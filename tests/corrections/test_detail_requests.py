@@ -34,6 +34,7 @@ def jobs_run() -> None:
     call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
 
 
+@pytest.mark.django_db(transaction=True)  # the job worker reads what the admin's request committed
 def test_a_player_asks_an_admin_accepts_and_a_job_moves_them_in_the_lists(alice):
     before = alice_in_constructed()
     assert (before.name, before.country, before.country_rank) == ("Alice Archer", "DE", 1)

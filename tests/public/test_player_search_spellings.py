@@ -110,14 +110,27 @@ def test_folding_is_idempotent_and_keeps_no_accent_or_capital(name):
     assert "́" not in folded  # no combining acute accent survives
 
 
-@pytest.mark.parametrize("query", ["dubois chloe", "CHLOE", "Chloé Dubois", "chloe dubos (no match)"])
+@pytest.mark.parametrize("query", ["dubois chloe", "CHLOE", "Chloé Dubois", "chloe dubos"])
 def test_a_ranking_list_finds_a_player_by_any_spelling_too(client, ranked_default_bundle, query):
-    """The ranking page and the API search a list as the player search does (a typo is not forgiven there)."""
-    query = query.removesuffix(" (no match)")
+    """The ranking page and the API search a list as the player search does, a typo forgiven."""
     page = client.get("/rankings/constructed/", {"q": query})
     api = client.get("/api/rankings/constructed/", {"q": query}).json()
 
     names = [row.record.name for row in page.context["table"].paginated_rows]
-    expected = [] if query == "chloe dubos" else ["Chloé Dubois"]
-    assert names == expected
-    assert [row["name"] for row in api["results"]] == expected
+    assert names == ["Chloé Dubois"]
+    assert [row["name"] for row in api["results"]] == ["Chloé Dubois"]
+    typo = query == "chloe dubos"
+    assert ("Nobody in this list is called “chloe dubos”: these names are like it." in page.content.decode()) is typo
+    assert page.context["near"] is typo
+
+
+def test_a_ranking_list_forgives_a_typo_in_the_past_and_in_a_team_list(client, ranked_default_bundle):
+    past = client.get("/rankings/constructed/", {"q": "chloe dubos", "as_of": "2003-12-31"})
+    team = client.get("/rankings/team-constructed/", {"q": "chloe dubos", "list": "unranked"})
+    nobody = client.get("/rankings/constructed/", {"q": "zzyzx qwv"})
+
+    assert [row.record.name for row in past.context["table"].paginated_rows] == ["Chloé Dubois"]
+    assert past.context["near"]
+    assert [row.record.name for row in team.context["table"].paginated_rows] == ["Bavarian Dragons"]
+    assert team.context["near"]
+    assert list(nobody.context["table"].paginated_rows) == [] and not nobody.context["near"]

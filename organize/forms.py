@@ -20,6 +20,7 @@ from players.formatting import format_name
 from players.models import MEMBERSHIP_NUMBER_PATTERN
 from players.names import validate_name
 from players.search import suggested_number
+from players.selectors import player_matches
 from ratings.models import Category, Ruleset
 from ratings.selectors.history import categories_rating
 
@@ -317,8 +318,58 @@ class NewPlayersForm(forms.Form):
 PLAYER_BOX = {"autocomplete": "off", "data-suggest": reverse_lazy("players:suggest"), "placeholder": "number or name"}
 
 
+# Names typed out (not picked from the suggestions) looked up in one submission at most: each is a search.
+NAMES_LOOKED_UP = 60
+NAMES_OFFERED = 4
+
+
+class PlayerBoxesFormSet(forms.BaseFormSet):
+    """Rows with player boxes (the forms' PLAYER_BOXES). A box holding a name typed out in full, rather than a
+    number or a suggestion picked, takes the number of the one player so called (found as the player search
+    finds: any case, accents or word order); a name of several players, or like others' names (a typo), is an
+    error on its box that offers them. Text that finds nobody goes to the importer's rules as it is, which say
+    what a membership number is; text that could be a number is left to them too: it may be a new player's."""
+
+    def clean(self):
+        super().clean()
+        boxes = [
+            (form, field, " ".join(form.cleaned_data[field].split()))
+            for form in self.forms
+            if form.is_valid()
+            for field in form.PLAYER_BOXES
+            if form.cleaned_data.get(field) and not MEMBERSHIP_NUMBER.fullmatch(form.cleaned_data[field])
+        ]
+        names = list(dict.fromkeys(name for _, _, name in boxes))
+        found = {name: _named(name) for name in names[:NAMES_LOOKED_UP]}
+        for form, field, name in boxes:
+            if name not in found:
+                form.add_error(field, "Too many names typed out at once: pick them from the suggestions.")
+            elif isinstance(found[name], forms.ValidationError):
+                form.add_error(field, found[name])
+            elif found[name] is not None:
+                form.cleaned_data[field] = found[name]
+
+
+def _named(name: str) -> str | forms.ValidationError | None:
+    """The membership number of the one player called `name`; the error that offers the players it may mean;
+    None when it means nobody."""
+    matches = player_matches(query=name)
+    candidates = list(matches.players.values_list("name", "membership_number")[: NAMES_OFFERED + 1])
+    if not candidates:
+        return None
+    if len(candidates) == 1 and not matches.near:
+        return candidates[0][1]
+    offered = "; ".join(f"{each} ({number})" for each, number in candidates[:NAMES_OFFERED])
+    more = ", …" if len(candidates) > NAMES_OFFERED else ""
+    if matches.near:
+        return forms.ValidationError(f"No player is called “{name}”. Did you mean {offered}{more}? Pick one.")
+    return forms.ValidationError(f"Several players are called “{name}”: {offered}{more}. Pick one, or type the number.")
+
+
 class MatchRowForm(forms.Form):
     """One match of a round, as typed. The importer's rules check it; the fields only carry text."""
+
+    PLAYER_BOXES = ("player1", "player2")
 
     # matches.csv column -> the field that carries it: a problem with the column is shown on the field.
     COLUMNS = {
@@ -339,7 +390,7 @@ class MatchRowForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("games1", "games2", "draws"):
             self.fields[name].widget.attrs.update(inputmode="numeric", size=3)
-        for name in ("player1", "player2"):
+        for name in self.PLAYER_BOXES:
             self.fields[name].widget.attrs.update(size=12, **PLAYER_BOX)
 
     def clean_player1(self):
@@ -350,6 +401,7 @@ class MatchRowForm(forms.Form):
 
 
 class StandingRowForm(forms.Form):
+    PLAYER_BOXES = ("player",)
     # standings.csv column -> the field that carries it.
     COLUMNS = {"player_id": "player", "rank": "rank", "vp": "vp", "gw": "gw", "final": "final"}
 
@@ -363,14 +415,19 @@ class StandingRowForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("rank", "vp", "gw"):
             self.fields[name].widget.attrs.update(inputmode="decimal", size=4)
-        self.fields["player"].widget.attrs.update(size=12, **PLAYER_BOX)
+        for name in self.PLAYER_BOXES:
+            self.fields[name].widget.attrs.update(size=12, **PLAYER_BOX)
 
     def clean_player(self):
         return suggested_number(self.cleaned_data["player"])
 
 
-MatchRowFormSet = forms.formset_factory(MatchRowForm, extra=0, max_num=2000, absolute_max=2000, validate_max=True)
-StandingRowFormSet = forms.formset_factory(StandingRowForm, extra=0, max_num=2000, absolute_max=2000, validate_max=True)
+MatchRowFormSet = forms.formset_factory(
+    MatchRowForm, formset=PlayerBoxesFormSet, extra=0, max_num=2000, absolute_max=2000, validate_max=True
+)
+StandingRowFormSet = forms.formset_factory(
+    StandingRowForm, formset=PlayerBoxesFormSet, extra=0, max_num=2000, absolute_max=2000, validate_max=True
+)
 
 
 class RoundForm(forms.Form):

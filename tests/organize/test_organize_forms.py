@@ -275,3 +275,43 @@ def test_a_player_picked_by_name_from_the_suggestions_is_kept_by_number(organize
 
     assert response.status_code == 302
     assert results_of(event) == [(1, "1001", "1002", 2, 1, 0, False), (1, "1003", "1004", 2, 0, 0, False)]
+
+
+@pytest.fixture
+def named(players):
+    names = {"1001": "Niklas Krüger", "1002": "Ana Conceição", "1003": "Jan Novák", "1004": "Jan Novák"}
+    for player in players:
+        player.name = names[player.membership_number]
+        player.save(update_fields=["name"])
+    return players
+
+
+def test_a_name_typed_out_in_any_spelling_is_kept_as_its_players_number(organizer_client, event, named):
+    response = organizer_client.post(
+        f"/organize/events/{event.pk}/rounds/1/",
+        round_post([("niklas kruger", "Conceicao  Ana", "2", "1", ""), ("1003", "1004", "2", "0", "")]),
+    )
+
+    assert response.status_code == 302
+    assert results_of(event) == [(1, "1001", "1002", 2, 1, 0, False), (1, "1003", "1004", 2, 0, 0, False)]
+
+
+def test_a_name_typed_out_that_is_not_one_player_is_refused_on_its_box_with_the_candidates(
+    organizer_client, event, named
+):
+    response = organizer_client.post(
+        f"/organize/events/{event.pk}/rounds/1/",
+        round_post([("Jan Novak", "Niklas Krugr", "2", "1", ""), ("Ana Conceição", "", "", "", "")]),
+    )
+
+    assert response.status_code == 200
+    first, second = response.context["formset"].forms
+    assert first.errors == {
+        "player1": [
+            "Several players are called “Jan Novak”: Jan Novák (1003); Jan Novák (1004). Pick one, or type the number."
+        ],
+        "player2": ["No player is called “Niklas Krugr”. Did you mean Niklas Krüger (1001)? Pick one."],
+    }
+    assert second.errors == {}
+    assert not Match.objects.exists()
+    assert "Register new players" not in response.content.decode()  # a name is never taken for a new number

@@ -4,6 +4,7 @@ import statistics
 import time
 from dataclasses import dataclass
 from datetime import date, timedelta
+from urllib.parse import urlencode
 
 from django.db import connection
 from django.db.models import Count, F
@@ -39,8 +40,16 @@ def page_measure(client, name: str, url: str, *, repeat: int = 15) -> PageFigure
     return PageFigure(name, statistics.median(times), max(times), len(queries))
 
 
+def _typo(name: str) -> str:
+    """`name` with a letter of its last word dropped, as a hurried visitor types it."""
+    *first, last = name.split()
+    middle = len(last) // 2
+    return " ".join([*first, last[:middle] + last[middle + 1 :]])
+
+
 def _site_pages(sample_name: str) -> list[tuple[str, str]]:
-    """The pages every visitor passes through: home, the event list, the largest event, a player search."""
+    """The pages every visitor passes through: home, the event list, the largest event, player searches (one
+    word, a whole name in reverse order, a whole name with a typo)."""
     events = Event.objects.count()
     deep = max(1, min(50, (events + EVENTS_PER_PAGE - 1) // EVENTS_PER_PAGE))
     largest = (
@@ -57,7 +66,9 @@ def _site_pages(sample_name: str) -> list[tuple[str, str]]:
     if largest:
         pk, players, rows = largest
         pages.append((f"event page, the largest event ({players} players, {rows} matches)", f"/events/{pk}/"))
-    pages.append((f"player search ({sample_name!r})", f"/players/?q={sample_name}"))
+    words = sample_name.split()
+    for query in (words[0], " ".join(reversed(words)), _typo(sample_name)):
+        pages.append((f"player search ({query!r})", "/players/?" + urlencode({"q": query})))
     return pages
 
 
@@ -82,7 +93,8 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
     base = "/rankings/constructed/"
     past = (date.today().replace(day=1) - timedelta(days=400)).isoformat()
     marathon_matches = lists.filter(display_id=MARATHON_ID).values_list("matches", flat=True).first()
-    search = "?q=" + sample.name.split()[0]
+    search = "?" + urlencode({"q": sample.name.split()[0]})
+    typo = "?" + urlencode({"q": _typo(sample.name)})
     pages = [
         ("ranking: world, page 1", "/rankings/constructed/"),
         (f"ranking: world, last page ({world})", f"/rankings/constructed/?page={world}"),
@@ -96,6 +108,7 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
         (f"ranking: unranked, last page ({unranked})", f"/rankings/constructed/?list=unranked&page={unranked}"),
         (f"ranking: unranked, middle page ({unranked // 2})", f"{base}?list=unranked&page={unranked // 2}"),
         ("ranking: search", f"/rankings/constructed/{search}"),
+        (f"ranking: search with a typo ({_typo(sample.name)!r})", f"/rankings/constructed/{typo}"),
         ("ranking: sorted by name, page 2", "/rankings/constructed/?sort=name&page=2"),
         (f"ranking: as of {past}", f"/rankings/constructed/?as_of={past}"),
         (f"ranking: as of {past}, last page", f"/rankings/constructed/?as_of={past}&page={world}"),
@@ -106,7 +119,7 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
         ("player page, history page 40", f"/players/{MARATHON_ID}/?page=40"),
     ]  # fmt: skip
     if site_pages:
-        pages = _site_pages(sample.name.split()[0]) + pages
+        pages = _site_pages(sample.name) + pages
     # Past lists are written on their first request: start from none, so the first requests below are first.
     with connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {SnapshotRating._meta.db_table}, {RankingSnapshot._meta.db_table}")

@@ -92,6 +92,12 @@ class Category(models.Model):
         help_text="The last day the job workers rebuilt today's list for the calendar alone (no recompute): part "
         "of the public pages' ETags, with history_version.",
     )
+    list_edits = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Bumped when today's list changes without a recompute (a player's details corrected): part of "
+        "the public pages' ETags, with history_version.",
+    )
 
     objects = CategoryQuerySet.as_manager()
 
@@ -107,6 +113,12 @@ class Category(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def list_version(self) -> str:
+        """What today's list is at, for keys of what is read from it: a recompute (history_version) or a change of
+        the list alone (list_edits). The day, which also changes it, is for the key to add."""
+        return f"{self.history_version}.{self.list_edits}"
 
     @property
     def format_list(self) -> list[str]:

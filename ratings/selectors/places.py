@@ -56,7 +56,7 @@ class Places:
 
 def category_places(*, category: Category) -> Places:
     """Where the category's players come from (cached: it only changes when the list is rebuilt)."""
-    key = f"ranking-places:{category.pk}:{category.history_version}:{timezone.localdate().isoformat()}"
+    key = f"ranking-places:{category.pk}:{category.list_version}:{timezone.localdate().isoformat()}"
     places = cache.get(key)
     if places is None:
         pairs = CurrentRating.objects.filter(category=category).values_list("country", "region").distinct()

@@ -215,7 +215,7 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     length_key = None
     if filters.unranked and not filters.search:
         today = timezone.localdate().isoformat()
-        length_key = f"ranking-length:{category.pk}:{category.history_version}:{today}:{level}:{filters.place}"
+        length_key = f"ranking-length:{category.pk}:{category.list_version}:{today}:{level}:{filters.place}"
     return ListRows(rows, annotations=annotations, seek=seek, length_key=length_key, near=near)
 
 

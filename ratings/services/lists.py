@@ -12,6 +12,7 @@ from datetime import date
 from operator import itemgetter
 
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from lib.bulk import chunked, insert_rows
@@ -391,6 +392,7 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
     return False
 
 
+@transaction.atomic  # the lists, their ranks and the bump of list_edits are seen together or not at all
 def participant_lists_refresh(*, participant_id: int) -> list[Category]:
     """Today's lists holding the participant take its name and place again, and rank it where it now is.
 
@@ -406,4 +408,7 @@ def participant_lists_refresh(*, participant_id: int) -> list[Category]:
     category_tables.swaps_take_turns()  # as every transaction that rewrites a list, before its first read
     for category in categories:
         current_ratings_update(category=category, participants={participant_id}, since=today)
+    # The pages' ETags (public/conditional.py) read the categories, not the lists: a page kept from before would
+    # show the player where they were until the next recompute.
+    Category.objects.filter(pk__in=[category.pk for category in categories]).update(list_edits=F("list_edits") + 1)
     return categories

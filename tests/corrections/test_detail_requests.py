@@ -59,7 +59,12 @@ def test_a_player_asks_an_admin_accepts_and_a_job_moves_them_in_the_lists(alice)
     player = Player.objects.get(membership_number="1001")
     assert (player.country.code, player.region) == ("AT", "")
     assert alice_in_constructed().country == "DE"  # the admin's request does not wait for the lists
+    germany = Client().get("/rankings/constructed/?country=DE")
+    assert "Alice Archer" in germany.content.decode()
     jobs_run()
+    # A visitor's browser or a shared cache asking again is not told the old page still holds.
+    again = Client().get("/rankings/constructed/?country=DE", headers={"if-none-match": germany["ETag"]})
+    assert again.status_code == 200 and "Alice Archer" not in again.content.decode()
     after = alice_in_constructed()
     assert (after.country, after.region, after.continent) == ("AT", "", "EU")
     assert after.country_rank == 1 and after.rating == before.rating  # ranked afresh in Austria, rating unchanged

@@ -129,6 +129,7 @@ def _participant_context(request, participant_id: int) -> dict:
     context = {"standings": standings, "selected": selected, "section": None}
     if selected is None:
         return context
+    ratings_of_players.standing_placed(selected)
     if selected.is_vekn:
         context["section"] = _vekn_section(request, selected, participant_id)
     elif selected.is_derived:

@@ -9,6 +9,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
 
+from accounts.selectors import user_player
 from lib.client_address import client_address
 from players import geography
 from public.conditional import categories_read, every_list_state, public_page_cached, ranking_state
@@ -16,6 +17,7 @@ from public.ranking_forms import UNRANKED, RankingFiltersForm
 from public.ranking_tables import RankingTable
 from ratings import exports
 from ratings.models import Category
+from ratings.selectors.distribution import list_distribution, participant_list_rating
 from ratings.selectors.leaders import category_leaders
 from ratings.selectors.places import category_places, country_name, place_name
 from ratings.selectors.ranking_filters import RankingFilters
@@ -88,6 +90,8 @@ def ranking_detail(request, slug):
         "filters": filters,
         "near": rows.near,
         "table": table,
+        "distribution": list_distribution(category=category, filters=filters),
+        "own_rating": _own_rating(request, category, filters),
         "today": today,
         "as_of": as_of,
         "urls": urls,
@@ -98,6 +102,15 @@ def ranking_detail(request, slug):
         **_place_context(category, filters),
     }
     return render(request, "ratings/ranking.html", context)
+
+
+def _own_rating(request, category: Category, filters: RankingFilters) -> float | None:
+    """The signed-in viewer's rating in this list, when their account is linked to a player in it (marked on
+    the histogram); None for everybody else."""
+    player = user_player(user=request.user) if request.user.is_authenticated else None
+    if player is None:
+        return None
+    return participant_list_rating(category=category, filters=filters, participant_id=player.participant_id)
 
 
 def _place_context(category: Category, filters: RankingFilters) -> dict:

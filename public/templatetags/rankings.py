@@ -5,6 +5,7 @@ from django.utils.text import capfirst
 
 from ratings.engine import displayed
 from ratings.models import Category, DisplayRounding, Ruleset
+from ratings.selectors.distribution import BIN_WIDTH, bin_start
 from ratings.selectors.places import place_name
 from ratings.selectors.ranking_filters import RankingFilters
 
@@ -119,3 +120,33 @@ def ranking_caption(category: Category, filters: RankingFilters, as_of, near: bo
 @register.filter
 def rating_shown(rating: float, category: Category) -> int:
     return displayed(rating, category.display_rounding)
+
+
+# The histogram's drawing: bars in a viewBox of BAR_STEP units a bin and CHART_HEIGHT high (the SVG scales).
+BAR_STEP, BAR_GAP, CHART_HEIGHT = 10, 1, 100
+
+
+@register.simple_tag
+def distribution_chart(distribution, own_rating=None) -> dict:
+    """What the ranking page's histogram draws: a bar per bin (its place, height and words), the labels of the
+    rating axis (every 100 points, or 200 when the bins are many), and the bin of `own_rating` marked."""
+    tallest = distribution.tallest or 1
+    own_bin = bin_start(own_rating) if own_rating is not None else None
+    bars = []
+    for index, (start, count) in enumerate(distribution.bins):
+        height = round(count / tallest * CHART_HEIGHT, 2)
+        bars.append(
+            {
+                "x": index * BAR_STEP,
+                "y": round(CHART_HEIGHT - height, 2),
+                "width": BAR_STEP - BAR_GAP,
+                "height": height,
+                "start": start,
+                "end": start + BIN_WIDTH - 1,
+                "count": count,
+                "own": start == own_bin,
+            }
+        )
+    every = 100 if len(bars) <= 40 else 200
+    labels = [{"x": bar["x"], "text": bar["start"]} for bar in bars if bar["start"] % every == 0]
+    return {"bars": bars, "labels": labels, "width": len(bars) * BAR_STEP, "height": CHART_HEIGHT}

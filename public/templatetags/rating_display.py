@@ -48,3 +48,15 @@ def format_name(code):
 def participant_link(participant):
     """A link to the player's or team's page (the participant loaded with its player and team)."""
     return links.participant_link(participant)
+
+
+@register.simple_tag
+def better_than_sentence(ranks, noun: str = "players") -> str:
+    """Where a standing is among the ranked at each of its places, narrowest first: "Better than 87 % of the
+    ranked players in Bavaria, 80 % in Germany, 75 % in Europe and 70 % in the world." A share of none (the
+    last at a place) or of a place of one is left out; "" when none is left."""
+    shares = [f"{rank.better_than} % {rank.where}" for rank in reversed(ranks) if rank.better_than]
+    if not shares:
+        return ""
+    listed = shares[0] if len(shares) == 1 else ", ".join(shares[:-1]) + " and " + shares[-1]
+    return f"Better than {listed.replace(' % ', f' % of the ranked {noun} ', 1)}."

@@ -6,7 +6,7 @@ index: a participant's rows in one category are one index range.
 """
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from django.core.cache import cache
@@ -19,6 +19,7 @@ from players.formatting import outcome, region_name
 from players.models import Player, Team
 from ratings.formatting import rating_shown
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset
+from ratings.selectors.distribution import standing_better_than
 
 # A history longer than this many chart points is thinned before it is sent to the browser.
 CHART_MAX_POINTS = 5000
@@ -56,6 +57,11 @@ class Rank:
     scope: str  # world, continent, country, region
     place: str  # "World", "Europe", "Germany", "Bavaria"
     rank: int
+    better_than: int | None = None  # percent of the ranked players there rated lower (standing_placed)
+
+    @property
+    def where(self) -> str:
+        return "in the world" if self.scope == "world" else f"in {self.place}"
 
 
 @dataclass(slots=True)
@@ -69,6 +75,7 @@ class CategoryStanding:
     provisional: bool
     last_played: date | None
     ranks: list[Rank]
+    row: CurrentRating | None = None  # the row of today's list it was read from
 
     @property
     def shown(self) -> str:
@@ -112,9 +119,19 @@ def participant_standings(*, participant_id: int) -> list[CategoryStanding]:
             provisional=row.provisional,
             last_played=row.last_played,
             ranks=_ranks(row) if row.ranked else [],
+            row=row,
         )
         for row in rows
     ]
+
+
+def standing_placed(standing: CategoryStanding) -> None:
+    """Each rank of the standing learns the share of the ranked players at its place rated lower (two
+    queries at most; the sizes of the places come from their histograms, which are kept)."""
+    if standing.row is None or not standing.ranks:
+        return
+    percents = standing_better_than(row=standing.row, category=standing.category)
+    standing.ranks = [replace(rank, better_than=percents.get(rank.scope)) for rank in standing.ranks]
 
 
 # Elo history -------------------------------------------------------------------------

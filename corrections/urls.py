@@ -1,11 +1,13 @@
 from django.urls import path
 
 from corrections import claim_views, views
+from corrections.feeds import CorrectionLogFeed
 
 app_name = "corrections"
 
 urlpatterns = [
     path("corrections/", views.correction_log, name="log"),
+    path("corrections/feed/", CorrectionLogFeed(), name="feed"),
     path("corrections/<int:correction_id>/", views.correction_detail, name="detail"),
     path("corrections/matches/<int:match_id>/correct/", views.match_correct, name="match_correct"),
     path("corrections/matches/<int:match_id>/remove/", views.match_remove, name="match_remove"),

@@ -1,10 +1,12 @@
 from django.urls import path
 
 from public import ranking_views as views
+from public.feeds import RankingFeed
 
 app_name = "ratings"
 
 urlpatterns = [
     path("rankings/", views.ranking_index, name="index"),
     path("rankings/<slug:slug>/", views.ranking_detail, name="detail"),
+    path("rankings/<slug:slug>/feed/", RankingFeed(), name="feed"),
 ]

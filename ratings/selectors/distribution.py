@@ -5,7 +5,8 @@ level and place a ranking page shows (world, a continent, a country, a
 region), ranked or unranked, today or at a past date. It is one GROUP BY
 over the list's rows at that place, read through the list's index, and
 kept in the cache for as long as the list is what it was (today's: its
-version and the day; a past date's: its snapshot, which never changes).
+version and the day; a past date's: its history's version and the day,
+as its snapshot).
 
 Where a player stands ("better than 87 % of ranked players in Germany") is
 worked out from the ranks the list has already and the sizes of the
@@ -16,6 +17,7 @@ rated lower. The ties are one read of the list's index at that rating.
 
 import math
 from dataclasses import dataclass
+from datetime import date
 
 from django.core.cache import cache
 from django.db.models import Count, F, IntegerField, QuerySet
@@ -94,13 +96,16 @@ def current_distribution(
     return Distribution(bins)
 
 
-def snapshot_distribution(
-    *, snapshot_id: int, level: str = "world", place: str = "", ranked: bool = True
+def past_distribution(
+    *, category: Category, as_of: date, level: str = "world", place: str = "", ranked: bool = True
 ) -> Distribution:
-    """A past date's list (its snapshot) at a place, ranked or unranked."""
-    key = f"distribution-snapshot:{snapshot_id}:{level}:{place}:{int(ranked)}"
+    """A past date's list at a place, ranked or unranked: counted from the date's snapshot, which is valid for
+    the category's history version and the day (ratings.snapshots), and so is the count."""
+    today = timezone.localdate().isoformat()
+    key = f"distribution-past:{category.pk}:{category.history_version}:{today}:{as_of}:{level}:{place}:{int(ranked)}"
     bins = cache.get(key)
     if bins is None:
+        snapshot_id = ranking_snapshots(category=category, dates=[as_of])[as_of]
         rows = _at_place(SnapshotRating.objects.filter(snapshot_id=snapshot_id, ranked=ranked), level, place)
         bins = bins_filled(_counted(rows))
         cache.set(key, bins, DISTRIBUTION_SECONDS)
@@ -137,8 +142,9 @@ def list_distribution(*, category: Category, filters) -> Distribution:
     ranked = not filters.unranked
     if filters.is_today(timezone.localdate()):
         return current_distribution(category=category, level=filters.level, place=filters.place, ranked=ranked)
-    snapshot_id = ranking_snapshots(category=category, dates=[filters.as_of])[filters.as_of]
-    return snapshot_distribution(snapshot_id=snapshot_id, level=filters.level, place=filters.place, ranked=ranked)
+    return past_distribution(
+        category=category, as_of=filters.as_of, level=filters.level, place=filters.place, ranked=ranked
+    )
 
 
 def participant_list_rating(*, category: Category, filters, participant_id: int) -> float | None:

@@ -36,9 +36,11 @@ EXPECTED = {
     "favicon": dict.fromkeys(PERSONAS, 301),  # for good, to the icon the pages link
     "ratings:index": PUBLIC,
     "ratings:detail": PUBLIC,
+    "ratings:feed": PUBLIC,
     "players:list": PUBLIC,
     "players:suggest": PUBLIC,
     "players:detail": PUBLIC,
+    "players:feed": PUBLIC,
     "players:versus-pick": dict.fromkeys(PERSONAS, "redirect"),  # to the head-to-head page asked for
     "players:versus": PUBLIC,
     "players:team": PUBLIC,
@@ -46,6 +48,7 @@ EXPECTED = {
     "events:detail": PUBLIC,
     "calculator:calculator": PUBLIC,
     "corrections:log": PUBLIC,
+    "corrections:feed": PUBLIC,
     "corrections:detail": PUBLIC,
     "corrections:match_correct": ADMINS,
     "corrections:match_remove": ADMINS,

@@ -1,0 +1,183 @@
+"""Atom feeds for readers who follow a player or a list without visiting (Django's syndication framework).
+
+- /players/<number>/feed/: the player's rating after each event in every Elo
+  list, and the corrections of matches they played, newest first;
+- /rankings/<category>/feed/: the list published at each month end (SPEC 4's
+  official lists, written by the job workers), with its leaders.
+
+The correction log's feed is the corrections app's (/corrections/feed/).
+"""
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.contrib.syndication.views import Feed
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.feedgenerator import Atom1Feed
+
+from corrections.models import Correction
+from corrections.selectors import participants_of_player
+from players.formatting import signed
+from players.models import Player
+from ratings.formatting import rating_shown
+from ratings.models import Category, Ruleset, SnapshotRating
+from ratings.selectors import players as ratings_of_players
+from ratings.snapshots import end_of_previous_month, ranking_snapshots
+
+PLAYER_ITEMS = 50
+LIST_MONTHS = 2  # the month ends the job workers keep written (ratings.snapshots.month_end_snapshots_write)
+LEADERS_IN_ITEM = 10
+
+
+def _day_start(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+@dataclass(frozen=True, slots=True)
+class FeedItem:
+    title: str
+    description: str
+    link: str
+    guid: str
+    published: datetime
+
+
+class PlayerFeed(Feed):
+    feed_type = Atom1Feed
+
+    def get_object(self, request, number):
+        return get_object_or_404(Player.objects.public(), membership_number=number)
+
+    def title(self, player: Player) -> str:
+        return f"{player.name} ({player.membership_number}): ratings and corrections"
+
+    def subtitle(self, player: Player) -> str:
+        return f"{player.name}'s rating after each event in every list, and the corrections of matches they played."
+
+    def link(self, player: Player) -> str:
+        return player.get_absolute_url()
+
+    def items(self, player: Player) -> list[FeedItem]:
+        items = []
+        for standing in ratings_of_players.participant_standings(participant_id=player.participant_id):
+            category = standing.category
+            if category.ruleset in (Ruleset.VEKN, Ruleset.DERIVED):
+                continue  # V:EKN scores events, not ratings; a derived list has no events of its own
+            timeline = ratings_of_players.rating_timeline(category=category, participant_id=player.participant_id)
+            for point in timeline.points[-PLAYER_ITEMS:]:
+                rounding = category.display_rounding
+                after = rating_shown(point.rating_after, rounding)
+                change = signed(point.rating_after - point.rating_before)
+                items.append(
+                    FeedItem(
+                        title=f"{category.name}: {after} after {point.event_name} ({change})",
+                        description=(
+                            f"{player.name}'s {category.name} rating went from "
+                            f"{rating_shown(point.rating_before, rounding)} to {after} at {point.event_name} on "
+                            f"{point.date:%d %b %Y} ({point.record.wins} won, {point.record.draws} drawn, "
+                            f"{point.record.losses} lost)."
+                        ),
+                        link=reverse("events:detail", args=[point.event_id]),
+                        guid=f"{player.get_absolute_url()}?category={category.slug}#event-{point.event_id}",
+                        published=_day_start(point.date),
+                    )
+                )
+        participants = sorted(participants_of_player(player=player))
+        corrections = (
+            Correction.objects.with_names()
+            .select_related("corrected_by")
+            .filter(Q(participant1__in=participants) | Q(participant2__in=participants))
+            .order_by("-corrected_at", "-pk")[:PLAYER_ITEMS]
+        )
+        for correction in corrections:
+            items.append(
+                FeedItem(
+                    title=f"Corrected: {correction.event_name}, round {correction.round}: {correction.pairing}",
+                    description=f"Was: {correction.old_result}. Now: {correction.new_result}. {correction.reason}",
+                    link=correction.get_absolute_url(),
+                    guid=correction.get_absolute_url(),
+                    published=correction.corrected_at,
+                )
+            )
+        items.sort(key=lambda item: item.published, reverse=True)
+        return items[:PLAYER_ITEMS]
+
+    def item_title(self, item: FeedItem) -> str:
+        return item.title
+
+    def item_description(self, item: FeedItem) -> str:
+        return item.description
+
+    def item_link(self, item: FeedItem) -> str:
+        return item.link
+
+    def item_guid(self, item: FeedItem) -> str:
+        return item.guid
+
+    def item_pubdate(self, item: FeedItem) -> datetime:
+        return item.published
+
+
+@dataclass(frozen=True, slots=True)
+class OfficialList:
+    category: Category
+    as_of: date
+    leaders: list[tuple[int, str, float]]  # (world rank, name, rating)
+
+
+class RankingFeed(Feed):
+    feed_type = Atom1Feed
+
+    def get_object(self, request, slug):
+        category = Category.objects.filter(slug=slug).first()
+        if category is None:
+            raise Http404(f"No rating category {slug!r}.")
+        return category
+
+    def title(self, category: Category) -> str:
+        return f"{category.name}: the official lists"
+
+    def subtitle(self, category: Category) -> str:
+        return f"The {category.name} list at the end of each month, with its leaders."
+
+    def link(self, category: Category) -> str:
+        return reverse("ratings:detail", args=[category.slug])
+
+    def items(self, category: Category) -> list[OfficialList]:
+        ends = []
+        day = timezone.localdate()
+        for _ in range(LIST_MONTHS):
+            day = end_of_previous_month(day)
+            ends.append(day)
+        snapshots = ranking_snapshots(category=category, dates=ends)  # written by the workers: read, not written
+        lists = []
+        for as_of in ends:
+            rows = (
+                SnapshotRating.objects.filter(snapshot_id=snapshots[as_of], ranked=True)
+                .order_by("world_position")
+                .values_list("world_rank", "name", "rating")[:LEADERS_IN_ITEM]
+            )
+            lists.append(OfficialList(category, as_of, list(rows)))
+        return lists
+
+    def item_title(self, item: OfficialList) -> str:
+        return f"{item.category.name}: the list of {item.as_of:%d %B %Y}"
+
+    def item_description(self, item: OfficialList) -> str:
+        if not item.leaders:
+            return "Nobody was ranked yet."
+        leaders = "; ".join(
+            f"{rank}. {name} {rating_shown(rating, item.category.display_rounding)}"
+            for rank, name, rating in item.leaders
+        )
+        return f"The leaders: {leaders}."
+
+    def item_link(self, item: OfficialList) -> str:
+        return f"{reverse('ratings:detail', args=[item.category.slug])}?as_of={item.as_of.isoformat()}"
+
+    def item_pubdate(self, item: OfficialList) -> datetime:
+        return _day_start(item.as_of + timedelta(days=1))  # a month's list is published on the next month's first

@@ -2,14 +2,14 @@
 
 - /players/<number>/feed/: the player's rating after each event in every Elo
   list, and the corrections of matches they played, newest first;
-- /rankings/<category>/feed/: the list published at each month end (SPEC 4's
-  official lists, written by the job workers), with its leaders.
+- /rankings/<category>/feed/: the official lists as they are published at
+  each month end (SPEC 4), with their leaders.
 
 The correction log's feed is the corrections app's (/corrections/feed/).
 """
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time
 
 from django.contrib.syndication.views import Feed
 from django.db.models import Q
@@ -24,12 +24,12 @@ from corrections.selectors import participants_of_player
 from players.formatting import signed
 from players.models import Player
 from ratings.formatting import rating_shown
-from ratings.models import Category, Ruleset, SnapshotRating
+from ratings.models import Category, OfficialList, Ruleset, SnapshotRating
 from ratings.selectors import players as ratings_of_players
-from ratings.snapshots import end_of_previous_month, ranking_snapshots
+from ratings.selectors.official import official_lists
 
 PLAYER_ITEMS = 50
-LIST_MONTHS = 2  # the month ends the job workers keep written (ratings.snapshots.month_end_snapshots_write)
+LIST_ITEMS = 24  # official lists, the newest: two years
 LEADERS_IN_ITEM = 10
 
 
@@ -122,14 +122,9 @@ class PlayerFeed(Feed):
         return item.published
 
 
-@dataclass(frozen=True, slots=True)
-class OfficialList:
-    category: Category
-    as_of: date
-    leaders: list[tuple[int, str, float]]  # (world rank, name, rating)
-
-
 class RankingFeed(Feed):
+    """A list's official lists as they are published (ratings.services.official), each with its leaders."""
+
     feed_type = Atom1Feed
 
     def get_object(self, request, slug):
@@ -142,42 +137,27 @@ class RankingFeed(Feed):
         return f"{category.name}: the official lists"
 
     def subtitle(self, category: Category) -> str:
-        return f"The {category.name} list at the end of each month, with its leaders."
+        return f"The {category.name} list published at the end of each month, with its leaders."
 
     def link(self, category: Category) -> str:
-        return reverse("ratings:detail", args=[category.slug])
+        return reverse("ratings:official", args=[category.slug])
 
     def items(self, category: Category) -> list[OfficialList]:
-        ends = []
-        day = timezone.localdate()
-        for _ in range(LIST_MONTHS):
-            day = end_of_previous_month(day)
-            ends.append(day)
-        snapshots = ranking_snapshots(category=category, dates=ends)  # written by the workers: read, not written
-        lists = []
-        for as_of in ends:
-            rows = (
-                SnapshotRating.objects.filter(snapshot_id=snapshots[as_of], ranked=True)
-                .order_by("world_position")
-                .values_list("world_rank", "name", "rating")[:LEADERS_IN_ITEM]
-            )
-            lists.append(OfficialList(category, as_of, list(rows)))
-        return lists
+        return list(official_lists(category=category).select_related("category")[:LIST_ITEMS])
 
     def item_title(self, item: OfficialList) -> str:
-        return f"{item.category.name}: the list of {item.as_of:%d %B %Y}"
+        return f"{item.category.name}: the official list of {item.as_of:%B %Y}"
 
     def item_description(self, item: OfficialList) -> str:
-        if not item.leaders:
-            return "Nobody was ranked yet."
-        leaders = "; ".join(
+        leaders = SnapshotRating.objects.filter(snapshot_id=item.snapshot_id, ranked=True).order_by("world_position")
+        shown = "; ".join(
             f"{rank}. {name} {rating_shown(rating, item.category.display_rounding)}"
-            for rank, name, rating in item.leaders
+            for rank, name, rating in leaders.values_list("world_rank", "name", "rating")[:LEADERS_IN_ITEM]
         )
-        return f"The leaders: {leaders}."
+        return f"{item.ranked} ranked. The leaders: {shown}."
 
     def item_link(self, item: OfficialList) -> str:
-        return f"{reverse('ratings:detail', args=[item.category.slug])}?as_of={item.as_of.isoformat()}"
+        return reverse("ratings:official-list", args=[item.category.slug, item.as_of.isoformat()])
 
     def item_pubdate(self, item: OfficialList) -> datetime:
-        return _day_start(item.as_of + timedelta(days=1))  # a month's list is published on the next month's first
+        return item.published_at

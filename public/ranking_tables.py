@@ -73,10 +73,14 @@ class RankingTable(tables.Table):
         template_name = "ratings/_ranking_table.html"
         empty_text = "Nobody in this list."
 
-    def __init__(self, data, *, category: Category, unranked: bool = False, previous_date=None, **kwargs):
+    def __init__(
+        self, data, *, category: Category, unranked: bool = False, previous_date=None, movement: bool = True, **kwargs
+    ):
         exclude = []
         if unranked:
             exclude += ["rank", "movement"]  # the unranked have no rank to move
+        elif not movement:
+            exclude.append("movement")  # nothing to move from (the first official list)
         if category.team_size > 1:
             exclude += ["country", "region"]  # teams have no country of their own
         if not category.provisional_until:

@@ -79,7 +79,7 @@ def ranking_detail(request, slug):
         previous_date=end_of_previous_month(as_of),
         order_by=request.GET.get("sort"),
     )
-    _paginate(table, request)
+    paginate(table, request)
     urls = _urls(
         category, filters, today, sort=request.GET.get("sort") if table.order_by else None, page=table.page.number
     )
@@ -144,7 +144,8 @@ def _category_tabs(categories: list[Category], filters: RankingFilters | None) -
     return tabs
 
 
-def _paginate(table: RankingTable, request) -> None:
+def paginate(table: RankingTable, request) -> None:
+    """The page of a ranking table that ?page= and ?per_page= ask for (the official lists' pages too)."""
     per_page = _bounded(request.GET.get("per_page"), PER_PAGE, *PER_PAGE_LIMITS)
     page = _bounded(request.GET.get("page"), 1, 1, None)
     try:

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib.postgres.indexes import OpClass
 from django.db import models
 from django.db.models.functions import Upper
+from django.utils import timezone
 
 from lib.indexes import PostgresOnlyGinIndex
 from players.search import FoldName
@@ -386,6 +387,29 @@ class RankingSnapshot(models.Model):
 
     def __str__(self):
         return f"{self.category_id} as of {self.as_of} (version {self.history_version})"
+
+
+class OfficialList(models.Model):
+    """A list as published at the end of a month (SPEC 4's official lists; ratings.services.official).
+
+    It is the month end's snapshot as it stood when published, kept as
+    published: a later correction recomputes the history and every past
+    date, never an official list (snapshot pruning leaves these alone). Its
+    movement is counted from the official list before it.
+    """
+
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="official_lists")
+    as_of = models.DateField(help_text="The month's last day.")
+    snapshot = models.OneToOneField(RankingSnapshot, on_delete=models.PROTECT, related_name="official")
+    published_at = models.DateTimeField(default=timezone.now)
+    ranked = models.PositiveIntegerField(help_text="How many were ranked in it.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["category", "as_of"], name="official_list_once")]
+        ordering = ["category", "-as_of"]
+
+    def __str__(self):
+        return f"{self.category} official list of {self.as_of}"
 
 
 class SnapshotRating(models.Model):

@@ -293,16 +293,18 @@ def _positioned(snapshot_id: int, category: Category, rows: list[RankingRow]):
 
 def _snapshots_prune(category: Category, today: date) -> int:
     """Delete the snapshots no page asks for any more (another version, another day, a deleted category),
-    and this category's oldest beyond SNAPSHOTS_KEPT; returns how many rows went."""
+    and this category's oldest beyond SNAPSHOTS_KEPT, official lists' aside; returns how many rows went."""
     versions = dict(Category.objects.values_list("pk", "history_version"))
+    # Official lists are kept as published (OfficialList): their snapshots are never pruned nor counted.
+    prunable = RankingSnapshot.objects.filter(official__isnull=True)
     gone = [
         pk
-        for pk, category_id, version, built_on in RankingSnapshot.objects.values_list(
+        for pk, category_id, version, built_on in prunable.values_list(
             "pk", "category_id", "history_version", "built_on"
         )
         if built_on != today or versions.get(category_id) != version
     ]
-    kept = RankingSnapshot.objects.filter(category=category).exclude(pk__in=gone).order_by("-pk")
+    kept = prunable.filter(category=category).exclude(pk__in=gone).order_by("-pk")
     gone += kept.values_list("pk", flat=True)[SNAPSHOTS_KEPT:]
     if not gone:
         return 0

@@ -7,6 +7,8 @@ from accounts.models import MembershipClaim
 from corrections import services as corrections
 from events.models import Event
 from players.models import Player, Team
+from ratings.models import Category
+from ratings.services.official import official_lists_publish
 from tests.bundles import Bundle
 from tests.factories import EventFactory, MatchFactory, UserFactory
 from tests.worlds import account_of, bundle_rated, the_match
@@ -32,6 +34,7 @@ def personas_and_ids(tmp_path, admin, organizer):
         user=player, name="Alice Archer-Smith", country="DE", region="", explanation="Married."
     )
     claim = MembershipClaim.objects.create(user=UserFactory(), player=Player.objects.get(membership_number="1002"))
+    [official] = official_lists_publish(categories=Category.objects.filter(slug="constructed"), months=1)
     return {
         "people": {"anonymous": None, "player": player, "organizer": organizer, "admin": admin},
         "ids": {
@@ -50,5 +53,6 @@ def personas_and_ids(tmp_path, admin, organizer):
             "round_number": 1,
             "uidb64": "MQ",
             "token": "not-a-valid-token",
+            "as_of": official.as_of.isoformat(),
         },
     }

@@ -37,6 +37,8 @@ EXPECTED = {
     "ratings:index": PUBLIC,
     "ratings:detail": PUBLIC,
     "ratings:feed": PUBLIC,
+    "ratings:official": PUBLIC,
+    "ratings:official-list": PUBLIC,
     "players:list": PUBLIC,
     "players:suggest": PUBLIC,
     "players:detail": PUBLIC,

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from corrections import services
 from corrections.services import Result
+from ratings.services.official import official_lists_publish
 from ratings.snapshots import end_of_previous_month
 from tests.factories import AdminFactory
 from tests.worlds import the_match
@@ -53,18 +54,20 @@ def test_a_players_feed_has_their_rating_after_each_event_and_the_corrections_of
     assert not any(entry["title"].startswith("Corrected") for entry in entries(client, "/players/1005/feed/"))
 
 
-def test_a_lists_feed_has_the_lists_of_the_last_month_ends_with_their_leaders(client, ranked_default_bundle):
+def test_a_lists_feed_has_its_official_lists_as_they_are_published(client, ranked_default_bundle):
+    assert entries(client, "/rankings/constructed/feed/") == []  # none published yet
+    official_lists_publish(months=2)
     last = end_of_previous_month(timezone.localdate())
     before = end_of_previous_month(last)
 
     found = entries(client, "/rankings/constructed/feed/")
 
     assert [entry["title"] for entry in found] == [
-        f"Constructed: the list of {last:%d %B %Y}",
-        f"Constructed: the list of {before:%d %B %Y}",
+        f"Constructed: the official list of {last:%B %Y}",
+        f"Constructed: the official list of {before:%B %Y}",
     ]
-    assert found[0]["summary"].startswith("The leaders: 1. Alice Archer 1646; 2. Emi Fujita 1600;")
-    assert found[0]["link"].endswith(f"/rankings/constructed/?as_of={last.isoformat()}")
+    assert found[0]["summary"].startswith("5 ranked. The leaders: 1. Alice Archer 1646; 2. Emi Fujita 1600;")
+    assert found[0]["link"].endswith(f"/rankings/constructed/official/{last.isoformat()}/")
 
 
 def test_the_correction_logs_feed_has_each_correction(client, ranked_default_bundle):

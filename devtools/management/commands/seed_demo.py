@@ -9,9 +9,11 @@ from devtools.demo_accounts import demo_accounts_create, demo_activity_create
 from organize.importer import BundleInvalid, results_import
 from players.models import Player
 from ratings.models import Category
+from ratings.services.official import official_lists_publish
 from ratings.services.recompute import category_recompute
 
 ERRORS_SHOWN = 20
+DEMO_OFFICIAL_MONTHS = 6
 
 
 class Command(BaseCommand):
@@ -54,6 +56,9 @@ class Command(BaseCommand):
         for category in Category.objects.all():
             category_recompute(category=category)
         self.stdout.write(self.style.SUCCESS(f"Ratings computed in {time.monotonic() - started:.1f} s."))
+        # An archive to look at: the official lists of the last months, as if the site had published them.
+        published = official_lists_publish(months=DEMO_OFFICIAL_MONTHS)
+        self.stdout.write(f"Official lists: {len(published)} published (the last {DEMO_OFFICIAL_MONTHS} month ends).")
         # Demo data only: their passwords are in the README.
         accounts = demo_accounts_create()
         # Then what they did on the site: corrections, an appeal, a claim, the organizer's events.

@@ -36,6 +36,7 @@ from django_tasks_db.management.commands import db_worker
 from ratings.housekeeping import housekeeping_run
 from ratings.models import Category
 from ratings.services.lists import current_lists_refresh_stale
+from ratings.services.official import official_lists_publish
 from ratings.services.runs import recompute_runs_recover
 from ratings.snapshots import month_end_snapshots_write
 
@@ -77,9 +78,11 @@ def _housekeep() -> None:
 
 
 def _month_end_lists() -> None:
-    """Each list at the last two month ends, written when missing (a new day or a new history needs them again)."""
+    """Each list at the last two month ends, written when missing (a new day or a new history needs them again),
+    and last month's official lists published when missing (on the first of the month, just after midnight)."""
     try:
         written = month_end_snapshots_write(categories=Category.objects.all())
+        published = official_lists_publish()
     except DatabaseError as error:
         logger.warning("month-end lists not written: %s", error)
         return
@@ -88,6 +91,8 @@ def _month_end_lists() -> None:
             connection.close()
     if written:
         logger.info("month-end lists: %d written", written)
+    if published:
+        logger.info("official lists published: %s", ", ".join(str(each) for each in published))
 
 
 def _stale_lists_refresh() -> None:
@@ -107,6 +112,7 @@ def _stale_lists_refresh() -> None:
 def _maintain_periodically(stop: threading.Event, recover_every: float, housekeep_every: float) -> None:
     _housekeep()
     _stale_lists_refresh()
+    _month_end_lists()
     day = timezone.localdate()
     housekeeping_due = time.monotonic() + housekeep_every
     while not stop.wait(recover_every):

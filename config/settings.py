@@ -167,6 +167,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # collectstatic writes here
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files the site writes for visitors to download (each list's whole history: ratings.services.downloads).
+# Several app machines need it shared (a network filesystem), or STORAGES["default"] pointed at object storage.
+MEDIA_ROOT = Path(env_str("DJANGO_MEDIA_ROOT", str(BASE_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -10,6 +10,7 @@ urlpatterns = [
     path("rankings/", views.ranking_index, name="index"),
     path("rankings/<slug:slug>/", views.ranking_detail, name="detail"),
     path("rankings/<slug:slug>/feed/", RankingFeed(), name="feed"),
+    path("rankings/<slug:slug>/history.csv.gz", views.history_download, name="history-download"),
     path("rankings/<slug:slug>/official/", official_views.official_archive, name="official"),
     path("rankings/<slug:slug>/official/<str:as_of>/", official_views.official_detail, name="official-list"),
 ]

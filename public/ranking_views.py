@@ -3,11 +3,13 @@
 from dataclasses import replace
 from urllib.parse import urlencode
 
+from django.core.files.storage import default_storage
 from django.core.paginator import EmptyPage
-from django.http import Http404, HttpResponseBadRequest, StreamingHttpResponse
+from django.http import FileResponse, Http404, HttpResponseBadRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.http import http_date
 
 from accounts.selectors import user_player
 from lib.client_address import client_address
@@ -102,6 +104,23 @@ def ranking_detail(request, slug):
         **_place_context(category, filters),
     }
     return render(request, "ratings/ranking.html", context)
+
+
+def history_download(request, slug):
+    """The list's whole history as a compressed CSV (ratings.services.downloads), as an attachment."""
+    category = next((each for each in categories_read(request) if each.slug == slug), None)
+    if category is None:
+        raise Http404(f"No rating category {slug!r}.")
+    if not category.history_file or not default_storage.exists(category.history_file):
+        raise Http404(f"The {category.name} history file is not written yet: it is, within the hour.")
+    response = FileResponse(
+        default_storage.open(category.history_file, "rb"),
+        as_attachment=True,
+        filename=f"{category.slug}-history.csv.gz",
+        content_type="application/gzip",
+    )
+    response["Last-Modified"] = http_date(category.history_file_built_at.timestamp())
+    return response
 
 
 def _own_rating(request, category: Category, filters: RankingFilters) -> float | None:

@@ -6,6 +6,7 @@ from ratings.models import (
     CurrentRank,
     CurrentRating,
     EventScore,
+    OfficialList,
     RankingSnapshot,
     RatingEntry,
     RecomputeRun,
@@ -182,3 +183,17 @@ class SnapshotRatingAdmin(SnapshotAdmin):
     list_filter = ["ranked", "continent"]
     search_fields = ["display_id", "name"]
     show_full_result_count = False
+
+
+@admin.register(OfficialList)
+class OfficialListAdmin(ReadOnlyAdmin):
+    """Published by the job workers (ratings.services.official) and kept as published: never changed or deleted
+    here, or the archive would say something other than what was published."""
+
+    list_display = ["category", "as_of", "ranked", "published_at"]
+    list_filter = ["category"]
+    list_select_related = ["category"]
+    date_hierarchy = "as_of"
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -93,6 +93,14 @@ class Category(models.Model):
         help_text="The last day the job workers rebuilt today's list for the calendar alone (no recompute): part "
         "of the public pages' ETags, with history_version.",
     )
+    # The whole history as one compressed CSV (ratings.services.downloads), rebuilt after each recompute.
+    history_file = models.CharField(max_length=300, blank=True, editable=False, help_text="Its name in storage.")
+    history_file_bytes = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    history_file_rows = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    history_file_version = models.PositiveBigIntegerField(
+        null=True, blank=True, editable=False, help_text="The history_version it was written from."
+    )
+    history_file_built_at = models.DateTimeField(null=True, blank=True, editable=False)
     list_edits = models.PositiveBigIntegerField(
         default=0,
         editable=False,

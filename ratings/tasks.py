@@ -10,6 +10,7 @@ from datetime import datetime
 from django_tasks import task
 
 from ratings.models import Category, RecomputeStatus, Ruleset
+from ratings.services.downloads import history_file_write
 from ratings.services.lists import participant_lists_refresh
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
 from ratings.snapshots import month_end_snapshots_write
@@ -28,7 +29,9 @@ def recompute_task(run_id: int) -> dict:
             for each in Category.objects.filter(ruleset=Ruleset.DERIVED)
             if run.category.slug in each.component_list
         ]
-        month_end_snapshots_write(categories=[Category.objects.get(pk=run.category_id), *derived])
+        category = Category.objects.get(pk=run.category_id)
+        month_end_snapshots_write(categories=[category, *derived])
+        history_file_write(category=category)  # the list's whole history to download, of the history just published
     return {"run": run.pk, "status": run.status, "matches_rated": run.matches_rated}
 
 

@@ -1,12 +1,19 @@
 """What every test module shares: a clean cache and seeded categories per test, the cast of accounts, and the
 rated default bundle. Worlds of other shapes are built with tests/worlds.py; accounts with tests/factories.py."""
 
+import os
+
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 
 from tests.bundles import Bundle
 from tests.factories import AdminFactory, OrganizerFactory, PlayerAccountFactory, SuperuserFactory
-from tests.worlds import bundle_rated, ensure_default_categories  # noqa: F401 (modules import it from here too)
+from tests.worlds import (  # noqa: F401 (modules import ensure_default_categories from here too)
+    bundle_rated,
+    default_bundle_ranked_from_one_match,
+    ensure_default_categories,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -16,6 +23,16 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def media_root(tmp_path_factory):
+    """Files the site writes (the lists' history files) go to a directory of the run, never the project's
+    media/: also for the job workers and servers tests start as processes (they read DJANGO_MEDIA_ROOT)."""
+    root = tmp_path_factory.mktemp("media")
+    os.environ["DJANGO_MEDIA_ROOT"] = str(root)
+    settings.MEDIA_ROOT = root
+    return root
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +108,17 @@ def rated_default_bundle(tmp_path):
     """The default test bundle (tests/bundles.py) imported and every category rated, with no recompute run left
     queued: a test sees only the runs its own change queues."""
     bundle_rated(Bundle(tmp_path), queued_runs_dropped=True)
+
+
+@pytest.fixture
+def ranked_default_bundle(tmp_path):
+    """The default bundle (tests/bundles.py) with constructed ranked from the first match, imported and rated.
+
+    Hand-checked numbers for Munich Open (E1, standard, K 32, everyone at 1600):
+
+    - R1 1001 beats 1002: expected 0.50, +16.00 -> 1616.
+    - R1 1003 draws 1004: 0.00.
+    - R2 1001 (1616) beats 1003 (1600): expected 1/(10^(-16/400)+1) = 0.523, +15.26 -> 1631.26.
+    - R3 (the final) 1001 beats 1005 (1616): +15.30 -> 1646.56, shown 1646 (truncated, not rounded).
+    """
+    bundle_rated(default_bundle_ranked_from_one_match(tmp_path))

@@ -8,6 +8,7 @@ from corrections import services as corrections
 from events.models import Event
 from players.models import Player, Team
 from ratings.models import Category
+from ratings.services.downloads import history_file_write
 from ratings.services.official import official_lists_publish
 from tests.bundles import Bundle
 from tests.factories import EventFactory, MatchFactory, UserFactory
@@ -15,7 +16,7 @@ from tests.worlds import account_of, bundle_rated, the_match
 
 
 @pytest.fixture
-def personas_and_ids(tmp_path, admin, organizer):
+def personas_and_ids(tmp_path, admin, organizer, settings):
     """The default bundle imported and rated, someone of each persona, and an id for every URL's parameters:
     the player (1001)'s appeal of their own match, an admin's correction, the organizer's own draft."""
     bundle_rated(Bundle(tmp_path))
@@ -35,6 +36,8 @@ def personas_and_ids(tmp_path, admin, organizer):
     )
     claim = MembershipClaim.objects.create(user=UserFactory(), player=Player.objects.get(membership_number="1002"))
     [official] = official_lists_publish(categories=Category.objects.filter(slug="constructed"), months=1)
+    settings.MEDIA_ROOT = tmp_path / "media"
+    history_file_write(category=Category.objects.get(slug="constructed"))
     return {
         "people": {"anonymous": None, "player": player, "organizer": organizer, "admin": admin},
         "ids": {

@@ -38,6 +38,7 @@ EXPECTED = {
     "ratings:detail": PUBLIC,
     "ratings:feed": PUBLIC,
     "ratings:official": PUBLIC,
+    "ratings:history-download": PUBLIC,
     "ratings:official-list": PUBLIC,
     "players:list": PUBLIC,
     "players:suggest": PUBLIC,

@@ -19,11 +19,13 @@ from ratings.models import (
     CurrentRank,
     CurrentRating,
     EventScore,
+    OfficialList,
     RankingSnapshot,
     RatingEntry,
     RecomputeRun,
     SnapshotRating,
 )
+from ratings.services.official import official_lists_publish
 from ratings.snapshots import ranking_snapshots
 from tests.worlds import every_category_recomputed
 
@@ -93,6 +95,7 @@ def one_row_of_every_kind():
     Category.objects.filter(slug="constructed").update(ranked_after=1)  # Alice ranked: a row of ranks
     every_category_recomputed()
     ranking_snapshots(category=Category.objects.get(slug="constructed"), dates=[datetime.date(2003, 5, 31)])
+    official_lists_publish(categories=Category.objects.filter(slug="constructed"))
     return {"alice": alice, "bob": bob, "team": team, "event": event}
 
 
@@ -117,6 +120,7 @@ def test_add_page_loads_unless_rows_come_from_elsewhere(admin_client, model):
         CurrentRating,
         CurrentRank,
         RankingSnapshot,
+        OfficialList,
         SnapshotRating,
     )
     expected = 403 if model in derived else 200

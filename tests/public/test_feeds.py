@@ -1,6 +1,6 @@
 """Atom feeds: a player's rating after each event and the corrections of their matches, each list's monthly
 lists, and the correction log. The world is the default bundle with constructed ranked from one match
-(tests/public/conftest.py): Alice Archer (1001) went from 1600 to 1646.56 at Munich Open."""
+(tests/conftest.py): Alice Archer (1001) went from 1600 to 1646.56 at Munich Open."""
 
 import xml.etree.ElementTree as ET
 

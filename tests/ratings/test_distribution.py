@@ -1,7 +1,7 @@
 """How a list's ratings are spread: its histogram in bins of 25 points at every level, and the share of the ranked
 players a player is better than.
 
-The world is the default bundle with constructed ranked from one match (tests/public/conftest.py). Its ranked
+The world is the default bundle with constructed ranked from one match (tests/conftest.py). Its ranked
 list, hand-checked: Alice Archer (1001, DE, Bavaria) 1646.56, Emi Fujita (1005, JP) 1600.70, Chloé Dubois (1003,
 FR) 1584.74, Bruno Becker (1002, DE) 1584.00 and Dan Evans (1004, US) 1584.00, the last two tied fourth.
 Bins of 25: 1625-1649 holds Alice, 1600-1624 Emi, 1575-1599 the other three.
@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from ratings.engine.ranking import competition_ranks
 from ratings.selectors.distribution import better_than_percent, bin_start, bins_filled
 from tests.clients import client_of
-from tests.public.conftest import ranked_default_bundle  # noqa: F401 (the world of the page tests)
 from tests.worlds import account_of
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +71,7 @@ def bins_on(page) -> tuple:
     return page.context["distribution"].bins
 
 
-def test_a_ranking_shows_its_histogram_at_the_level_chosen(client, ranked_default_bundle):  # noqa: F811
+def test_a_ranking_shows_its_histogram_at_the_level_chosen(client, ranked_default_bundle):
     world = client.get("/rankings/constructed/")
     germany = client.get("/rankings/constructed/?country=DE")
     unranked = client.get("/rankings/constructed/?list=unranked")
@@ -86,7 +85,7 @@ def test_a_ranking_shows_its_histogram_at_the_level_chosen(client, ranked_defaul
     assert "How the ratings are spread" not in unranked.content.decode()
 
 
-def test_a_past_dates_histogram_counts_the_list_of_that_date(client, ranked_default_bundle):  # noqa: F811
+def test_a_past_dates_histogram_counts_the_list_of_that_date(client, ranked_default_bundle):
     past = client.get("/rankings/constructed/", {"as_of": "2003-05-31"})
 
     listed = [row.record.rating for row in past.context["table"].paginated_rows]
@@ -94,7 +93,7 @@ def test_a_past_dates_histogram_counts_the_list_of_that_date(client, ranked_defa
     assert "on 31 May 2003" in past.content.decode()
 
 
-def test_the_viewers_own_bar_is_marked_when_signed_in(ranked_default_bundle):  # noqa: F811
+def test_the_viewers_own_bar_is_marked_when_signed_in(ranked_default_bundle):
     alice = client_of(account_of("1001", username="alice"))
 
     page = alice.get("/rankings/constructed/").content.decode()
@@ -104,7 +103,7 @@ def test_the_viewers_own_bar_is_marked_when_signed_in(ranked_default_bundle):  #
     assert 'class="bar bar-own"><title>1625–1649: 1</title>' in page
 
 
-def test_a_player_page_says_where_the_player_stands(client, ranked_default_bundle):  # noqa: F811
+def test_a_player_page_says_where_the_player_stands(client, ranked_default_bundle):
     alice = client.get("/players/1001/?category=constructed").content.decode()
     bruno = client.get("/players/1002/?category=constructed").content.decode()
 

@@ -1,7 +1,7 @@
 """Official lists (SPEC 4): every list as it stands at each month's end, published by the job workers, kept as
 published, with an archive page, each list's movement since the one before, and its downloads.
 
-The world: the default bundle with constructed ranked from one match (tests/public/conftest.py), plus one
+The world: the default bundle with constructed ranked from one match (tests/conftest.py), plus one
 match in the middle of last month: Bruno Becker (1002, 1584) beats Alice Archer (1001, 1646.56) at K 32.
 Bruno's expected score 1 / (1 + 10^(62.56 / 400)) = 0.411, so he gains 32 × 0.589 = 18.85 -> 1602.85 and
 Alice falls to 1627.71. At the end of the month before last the ranks were Alice 1, Emi Fujita (1600.70) 2,

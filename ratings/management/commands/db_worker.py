@@ -35,6 +35,7 @@ from django_tasks_db.management.commands import db_worker
 
 from ratings.housekeeping import housekeeping_run
 from ratings.models import Category
+from ratings.services.downloads import history_files_refresh
 from ratings.services.lists import current_lists_refresh_stale
 from ratings.services.official import official_lists_publish
 from ratings.services.runs import recompute_runs_recover
@@ -95,6 +96,20 @@ def _month_end_lists() -> None:
         logger.info("official lists published: %s", ", ".join(str(each) for each in published))
 
 
+def _history_files() -> None:
+    """Each Elo list's history file, written where missing or of an older history (a new site, a lost file)."""
+    try:
+        written = history_files_refresh()
+    except (DatabaseError, OSError) as error:
+        logger.warning("history files not written: %s", error)
+        return
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    if written:
+        logger.info("history files written: %s", ", ".join(category.slug for category in written))
+
+
 def _stale_lists_refresh() -> None:
     """Rebuild today's lists built on an earlier day (one row read per list when none is)."""
     try:
@@ -113,6 +128,7 @@ def _maintain_periodically(stop: threading.Event, recover_every: float, housekee
     _housekeep()
     _stale_lists_refresh()
     _month_end_lists()
+    _history_files()
     day = timezone.localdate()
     housekeeping_due = time.monotonic() + housekeep_every
     while not stop.wait(recover_every):
@@ -126,6 +142,7 @@ def _maintain_periodically(stop: threading.Event, recover_every: float, housekee
             _housekeep()
             _stale_lists_refresh()
             _month_end_lists()
+            _history_files()
             housekeeping_due = time.monotonic() + housekeep_every
 
 

@@ -1,0 +1,91 @@
+"""Each Elo list's whole history as a compressed CSV, rebuilt after each recompute and linked from the list with
+its size and date.
+
+The world: the default bundle with constructed ranked from one match (tests/conftest.py). Hand-checked,
+Munich Open at K 32 from 1600: R1 Alice Archer (1001) beats Bruno Becker (1002), expected 0.5, 1600 -> 1616.
+"""
+
+import csv
+import gzip
+import io
+
+import pytest
+from django.core.files.storage import default_storage
+from django.core.management import call_command
+
+from corrections import services as corrections
+from corrections.services import Result
+from ratings.models import Category
+from ratings.services.downloads import HISTORY_COLUMNS, history_file_write, history_files_refresh
+from tests.factories import AdminFactory
+from tests.worlds import the_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def storage(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+def constructed() -> Category:
+    return Category.objects.get(slug="constructed")
+
+
+def downloaded(client, slug="constructed") -> list[list[str]]:
+    response = client.get(f"/rankings/{slug}/history.csv.gz")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/gzip"
+    assert f'filename="{slug}-history.csv.gz"' in response["Content-Disposition"]
+    return list(csv.reader(io.StringIO(gzip.decompress(b"".join(response.streaming_content)).decode())))
+
+
+def test_every_elo_list_gets_its_history_file_and_the_list_links_it(client, ranked_default_bundle):
+    written = history_files_refresh()
+
+    assert "constructed" in {category.slug for category in written}
+    assert not {"composite", "vtes"} & {category.slug for category in written}  # no matches of their own
+    lines = downloaded(client)
+    assert lines[0] == HISTORY_COLUMNS
+    first = dict(zip(lines[0], lines[1], strict=True))
+    assert (first["event"], first["round"], first["player_id"], first["opponent_id"]) == (
+        "Munich Open",
+        "1",
+        "1001",
+        "1002",
+    )
+    assert (first["score"], first["rating_before"], first["rating_after"], first["k"]) == (
+        "1.0",
+        "1600.0",
+        "1616.0",
+        "32.0",
+    )
+    assert first["expected"] == "0.5" and first["name"] == "Alice Archer" and first["opponent"] == "Bruno Becker"
+    category = constructed()
+    assert len(lines) - 1 == category.history_file_rows == 2 * 5  # two rows for each of the five rated matches
+    page = client.get("/rankings/constructed/").content.decode()
+    assert 'href="/rankings/constructed/history.csv.gz"' in page
+    assert f"{category.history_file_rows} rows" in page
+    assert "history.csv.gz" not in client.get("/rankings/vtes/").content.decode()
+    assert history_files_refresh() == []  # nothing to write until the history changes
+
+
+@pytest.mark.django_db(transaction=True)  # the correction queues its recompute job when it commits
+def test_a_recompute_writes_a_new_file_and_the_old_one_goes(client, ranked_default_bundle):
+    history_file_write(category=constructed())
+    old = constructed().history_file
+
+    corrections.match_correct(
+        match=the_match("E1", 1, "1001"), result=Result(0, 2), reason="Swapped.", by=AdminFactory()
+    )
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)  # the recompute job
+
+    new = constructed().history_file
+    assert new != old and default_storage.exists(new) and not default_storage.exists(old)
+    first = dict(zip(HISTORY_COLUMNS, downloaded(client)[1], strict=True))
+    assert (first["player_id"], first["score"], first["rating_after"]) == ("1001", "0.0", "1584.0")
+
+
+def test_a_history_file_not_written_yet_is_not_found(client, ranked_default_bundle):
+    assert client.get("/rankings/constructed/history.csv.gz").status_code == 404
+    assert client.get("/rankings/no-such-list/history.csv.gz").status_code == 404

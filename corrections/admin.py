@@ -8,9 +8,13 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from corrections import results_admin  # noqa: F401  (events, matches and standings: edits are corrections)
+from corrections import (
+    results_admin,  # noqa: F401  (events, matches and standings: edits are corrections)
+    services,
+)
 from corrections.models import Appeal, Correction
 from corrections.selectors import user_decides_appeals
+from players.models import Suspension
 
 
 class _ReadOnlyForAdmins(admin.ModelAdmin):
@@ -67,3 +71,26 @@ class AppealAdmin(_ReadOnlyForAdmins):
     def review(self, appeal):
         url = reverse("corrections:appeal_review", args=[appeal.pk])
         return format_html('<a href="{}">{}</a>', url, "Review" if appeal.is_open else "Details")
+
+
+@admin.register(Suspension)
+class SuspensionAdmin(admin.ModelAdmin):
+    """Admins suspend a player for a period with a reason (players.models.Suspension). Saving goes through the
+    service, which moves the player in the lists by a job and records who suspended them."""
+
+    list_display = ["player", "starts_on", "ends_on", "reason", "suspended_by", "recorded_at"]
+    list_select_related = ["player", "suspended_by"]
+    search_fields = ["player__membership_number", "player__name"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["suspended_by", "recorded_at"]
+    date_hierarchy = "starts_on"
+
+    def save_model(self, request, obj, form, change):
+        services.suspension_save(suspension=obj, by=request.user)
+
+    def delete_model(self, request, obj):
+        services.suspension_delete(suspension=obj)
+
+    def delete_queryset(self, request, queryset):
+        for suspension in queryset.select_related("player"):  # each moves its player in the lists
+            services.suspension_delete(suspension=suspension)

@@ -22,7 +22,7 @@ from corrections.selectors import match_label, participants_of_player
 from events.models import Event, EventStatus, Match
 from events.services import event_kinds, results_changed_send
 from lib.decisions import decision_record
-from players.models import Participant, Player
+from players.models import Participant, Player, Suspension
 from ratings.tasks import participant_lists_refresh_task
 
 # At most this many appeals per account in any 24 hours (settings.APPEALS_PER_DAY overrides it).
@@ -385,3 +385,29 @@ def detail_request_reject(*, request: DetailRequest, by, reason: str) -> DetailR
     if not reason.strip():
         raise ValidationError({"reason": "Say why: the player reads it."})
     return _detail_request_decide(request, by=by, reason=reason, status=AppealStatus.REJECTED)
+
+
+# Suspensions ------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def suspension_save(*, suspension: Suspension, by) -> Suspension:
+    """Record a suspension (or its change: lifted early, say). A job moves the player in today's lists (out of
+    the ranks, or back in) and has past dates' lists written again; official lists stay as published."""
+    if suspension.pk is None:
+        suspension.suspended_by = by
+    suspension.reason = suspension.reason.strip()
+    if not suspension.reason:
+        raise ValidationError({"reason": "Say why: the player's page shows it."})
+    suspension.full_clean()
+    suspension.save()
+    participant_lists_refresh_task.enqueue(suspension.player.participant_id, True)
+    return suspension
+
+
+@transaction.atomic
+def suspension_delete(*, suspension: Suspension) -> None:
+    """Remove a suspension recorded by mistake: the player is ranked as before it, today and at past dates."""
+    participant_id = suspension.player.participant_id
+    suspension.delete()
+    participant_lists_refresh_task.enqueue(participant_id, True)

@@ -29,6 +29,7 @@ from corrections.tables import AppealQueueTable, CorrectionTable, DecidedAppealT
 from events.models import Event
 from lib.forms import errors_to_form
 from lib.tables import configure
+from players.selectors import suspensions_recent
 from ratings.impact import MatchChange, correction_impact
 
 CORRECTIONS_PER_PAGE = 50
@@ -56,7 +57,11 @@ def _impact_tables(change: MatchChange) -> list[tuple]:
 def correction_log(request):
     filterset = CorrectionFilter(request.GET or None, queryset=selectors.correction_list())
     table = configure(request, CorrectionTable(filterset.qs), per_page=CORRECTIONS_PER_PAGE)
-    return render(request, "corrections/log.html", {"filter": filterset, "table": table})
+    return render(
+        request,
+        "corrections/log.html",
+        {"filter": filterset, "table": table, "suspensions": list(suspensions_recent())},
+    )
 
 
 def correction_detail(request, correction_id):

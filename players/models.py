@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.postgres.indexes import OpClass
 from django.core.validators import RegexValidator
 from django.db import models
@@ -122,3 +123,43 @@ class Team(models.Model):
 
     def get_absolute_url(self):
         return reverse("players:team", args=[self.participant_id])
+
+
+class SuspensionQuerySet(models.QuerySet):
+    def on(self, day):
+        """The suspensions in force on `day` (from its first day to its last, both included)."""
+        return self.filter(starts_on__lte=day).filter(models.Q(ends_on__isnull=True) | models.Q(ends_on__gte=day))
+
+
+class Suspension(models.Model):
+    """A player left out of the rankings for a period (SPEC 4; DCI practice), with the reason.
+
+    While suspended the player keeps their rating and history: their rows
+    stay in the lists but are not ranked, at any level, on any day of the
+    period (today's lists and past dates alike). Admins set it in the admin
+    site; the player's page and the correction log show it.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="suspensions")
+    starts_on = models.DateField("from")
+    ends_on = models.DateField("until", null=True, blank=True, help_text="The last day; empty: until lifted.")
+    reason = models.TextField(max_length=1000)
+    suspended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SuspensionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__isnull=True) | models.Q(ends_on__gte=models.F("starts_on")),
+                name="suspension_ends_after_it_starts",
+                violation_error_message="A suspension ends on its first day or later.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player}: suspended from {self.starts_on} until {self.ends_on or 'lifted'}"

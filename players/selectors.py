@@ -5,11 +5,11 @@ from difflib import SequenceMatcher
 
 from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from lib.lookups import any_of
 from players.links import NamedParticipant
-from players.models import Participant, Player, Team, team_label
+from players.models import Participant, Player, Suspension, Team, team_label
 from players.search import FoldName, query_words
 
 # Search ------------------------------------------------------------------------------
@@ -102,3 +102,21 @@ def participant_names(*, participant_ids) -> dict[int, NamedParticipant]:
 
 def player_teams(*, player: Player) -> list[Team]:
     return list(player.teams.order_by("name", "member_key"))
+
+
+# Suspensions ---------------------------------------------------------------------------
+
+
+def suspended_participants(*, on) -> set[int]:
+    """The participants of the players suspended on `on` (a date): left out of every ranking that day."""
+    return set(Suspension.objects.on(on).values_list("player__participant_id", flat=True))
+
+
+def player_suspension(*, player: Player, on) -> Suspension | None:
+    """The player's suspension in force on `on`, if any (the one ending last)."""
+    return Suspension.objects.on(on).filter(player=player).order_by(F("ends_on").desc(nulls_first=True)).first()
+
+
+def suspensions_recent(*, limit: int = 20) -> QuerySet[Suspension]:
+    """The latest suspensions, newest first, with their players: the correction log lists them."""
+    return Suspension.objects.select_related("player", "suspended_by").order_by("-recorded_at", "-pk")[:limit]

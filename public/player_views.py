@@ -5,6 +5,7 @@ from datetime import date
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from corrections.selectors import appeal_marks, match_corrections, user_plays_as
 from lib.tables import configure
@@ -52,7 +53,11 @@ def player_suggestions(request):
 def player_detail(request, number):
     player = get_object_or_404(Player.objects.public(), membership_number=number)
     context = _participant_context(request, player.participant_id)
-    context.update(player=player, teams=selectors.player_teams(player=player))
+    context.update(
+        player=player,
+        teams=selectors.player_teams(player=player),
+        suspension=selectors.player_suspension(player=player, on=timezone.localdate()),
+    )
     return render(request, "players/player_detail.html", context)
 
 

@@ -27,6 +27,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from lib.bulk import insert_rows
+from players.models import Player, Suspension
 from ratings.models import Category, CurrentRating, RankingSnapshot, RatingEntry, Ruleset, SnapshotRating
 from ratings.selectors.history import history_last_seq
 from ratings.selectors.lists import RankingRow, rank_sql, ranking_rows
@@ -119,6 +120,8 @@ def _snapshot_write(category: Category, as_of: date, today: date) -> tuple[int, 
 _HISTORY = RatingEntry._meta.db_table
 _CURRENT = CurrentRating._meta.db_table
 _ROWS = SnapshotRating._meta.db_table
+_SUSPENSIONS = Suspension._meta.db_table
+_PLAYERS = Player._meta.db_table
 
 # Exclusions below are NOT EXISTS, not NOT IN: PostgreSQL checks a NOT IN list too large for its
 # working memory row by row, which took minutes at 100,000 participants.
@@ -136,7 +139,7 @@ def _elo_snapshot_insert(snapshot_id: int, category: Category, as_of: date, base
             standings, params = _standings_from_today(category, last_seq)
         else:
             standings, params = _last_entries(category, 0, last_seq)
-    _ranked_insert(snapshot_id, category, standings, params)
+    _ranked_insert(snapshot_id, category, as_of, standings, params)
 
 
 def _last_entries(category: Category, after: int, up_to: int) -> tuple[str, list]:
@@ -198,12 +201,13 @@ def _standings_from_today(category: Category, last_seq: int) -> tuple[str, list]
     return sql, [pk, pk, last_seq, pk, last_seq, pk, last_seq, pk, last_seq, pk, last_seq]
 
 
-def _ranked_insert(snapshot_id: int, category: Category, standings: str, params: list) -> None:
+def _ranked_insert(snapshot_id: int, category: Category, as_of: date, standings: str, params: list) -> None:
     """Write the standings (participant_id, rating, matches, last_played) as the snapshot's rows, ranked.
 
     Names and places come from today's list, which holds everyone ever rated
     in the category. Ranks: equal ratings share one, among the ranked at each
-    level (`rank_sql`, the SQL twin of `rank_levels`). Positions count each
+    level (`rank_sql`, the SQL twin of `rank_levels`); a player suspended on `as_of` is not ranked
+    (players.models.Suspension), as elo_standings has it. Positions count each
     list (level, place, ranked or not) in the order its pages show; each
     position's window sorts as its level's rank does, plus a tie-break, so
     one sort serves both.
@@ -245,13 +249,19 @@ def _ranked_insert(snapshot_id: int, category: Category, standings: str, params:
                         PARTITION BY s.ranked ORDER BY s.rating DESC, COALESCE(c.name, ''), COALESCE(c.display_id, '')
                     ) AS world_position
                 FROM (
-                    SELECT participant_id, rating, matches, matches >= %s AS ranked, last_played
+                    SELECT participant_id, rating, matches, last_played,
+                           matches >= %s AND NOT EXISTS (
+                               SELECT 1 FROM {_SUSPENSIONS} suspension JOIN {_PLAYERS} player
+                               ON player.id = suspension.player_id
+                               WHERE player.participant_id = standings.participant_id AND suspension.starts_on <= %s
+                               AND (suspension.ends_on IS NULL OR suspension.ends_on >= %s)
+                           ) AS ranked
                     FROM ({standings}) standings
                 ) s
                 LEFT JOIN {_CURRENT} c ON c.category_id = %s AND c.participant_id = s.participant_id
             ) listed
             """,
-            [snapshot_id, category.provisional_until, category.ranked_after, *params, category.pk],
+            [snapshot_id, category.provisional_until, category.ranked_after, as_of, as_of, *params, category.pk],
         )
         if tuned:
             cursor.execute("SET LOCAL work_mem TO DEFAULT")

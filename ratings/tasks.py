@@ -36,13 +36,15 @@ def recompute_task(run_id: int) -> dict:
 
 
 @task()
-def participant_lists_refresh_task(participant_id: int) -> list[str]:
-    """Today's lists move a participant whose details changed (corrections.services.detail_request_accept).
+def participant_lists_refresh_task(participant_id: int, past_dates_too: bool = False) -> list[str]:
+    """Today's lists move a participant whose details changed (corrections.services.detail_request_accept) or
+    who is suspended or no longer (corrections.services.suspension_save: `past_dates_too`).
 
     A job, not part of the admin's request: each list holding the participant is re-ranked where the
     participant was and is now (about a second a list at a million matches).
     """
-    return [category.slug for category in participant_lists_refresh(participant_id=participant_id)]
+    refreshed = participant_lists_refresh(participant_id=participant_id, past_dates_too=past_dates_too)
+    return [category.slug for category in refreshed]
 
 
 def recompute_job_queue(*, run_id: int, run_after: datetime | None, **kwargs) -> None:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from lib.bulk import chunked
 from players import geography
 from players.models import Player, Team
+from players.selectors import suspended_participants
 from ratings.engine import competition_ranks, vekn_is_active, vekn_rating
 from ratings.models import Category, EventScore, RatingEntry, Ruleset
 
@@ -91,6 +92,7 @@ def elo_standings(category: Category, as_of: date | None, participants: set[int]
     table = RatingEntry._meta.db_table
     chunks = [None] if participants is None else chunked(sorted(participants), 5000)
     threshold = category.ranked_after
+    suspended = suspended_participants(on=as_of or timezone.localdate())
     standings = {}
     with connection.cursor() as cursor:
         for chunk in chunks:
@@ -108,7 +110,8 @@ def elo_standings(category: Category, as_of: date | None, participants: set[int]
                 [category.pk, last_seq, *(chunk or []), category.pk],
             )
             for participant, rating, matches, day in cursor.fetchall():
-                standings[participant] = Standing(participant, rating, matches, matches >= threshold, _as_date(day))
+                ranked = matches >= threshold and participant not in suspended
+                standings[participant] = Standing(participant, rating, matches, ranked, _as_date(day))
     return standings
 
 
@@ -127,13 +130,14 @@ def _vekn_standings(category: Category, as_of: date | None) -> dict[int, Standin
         by_participant.setdefault(participant, []).append((day, points))
     window, best_of = category.window_months or 18, category.best_of or 8
     inactivity = category.inactivity_months
+    suspended = suspended_participants(on=as_of)
     standings = {}
     for participant, events in by_participant.items():
         rating = vekn_rating(events, on=as_of, window_months=window, best_of=best_of)
         active = inactivity is None or vekn_is_active(
             (day for day, _ in events), on=as_of, inactivity_months=inactivity
         )
-        ranked = active and len(events) >= category.ranked_after
+        ranked = active and len(events) >= category.ranked_after and participant not in suspended
         standings[participant] = Standing(participant, rating, len(events), ranked, max(day for day, _ in events))
     return standings
 

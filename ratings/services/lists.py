@@ -393,11 +393,12 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
 
 
 @transaction.atomic  # the lists, their ranks and the bump of list_edits are seen together or not at all
-def participant_lists_refresh(*, participant_id: int) -> list[Category]:
+def participant_lists_refresh(*, participant_id: int, past_dates_too: bool = False) -> list[Category]:
     """Today's lists holding the participant take its name and place again, and rank it where it now is.
 
     For a player's details corrected (corrections.services.detail_request_accept): the lists copy names
-    and places, and the daily rebuild would only move the player tomorrow.
+    and places, and the daily rebuild would only move the player tomorrow. `past_dates_too`: the change
+    reaches past dates' lists as well (a suspension): they are written again when next asked for.
     """
     categories = list(
         Category.objects.filter(
@@ -406,9 +407,15 @@ def participant_lists_refresh(*, participant_id: int) -> list[Category]:
     )
     today = timezone.localdate()
     category_tables.swaps_take_turns()  # as every transaction that rewrites a list, before its first read
-    for category in categories:
+    # Derived lists last: they are read from their components' lists.
+    for category in sorted(categories, key=lambda category: category.ruleset == Ruleset.DERIVED):
         current_ratings_update(category=category, participants={participant_id}, since=today)
     # The pages' ETags (public/conditional.py) read the categories, not the lists: a page kept from before would
     # show the player where they were until the next recompute.
-    Category.objects.filter(pk__in=[category.pk for category in categories]).update(list_edits=F("list_edits") + 1)
+    changed = Category.objects.filter(pk__in=[category.pk for category in categories])
+    changed.update(list_edits=F("list_edits") + 1)
+    if past_dates_too:
+        # Past lists are kept for their history's version (ratings.snapshots): a new version has them written
+        # again. Official lists stay as published.
+        changed.update(history_version=F("history_version") + 1)
     return categories

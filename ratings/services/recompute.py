@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from events.models import EventStatus, Match, Standing
 from lib.bulk import insert_rows
+from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
 from ratings.engine.history import history_rows
@@ -397,9 +398,14 @@ def _history_staging_committed(category_id: int) -> list[tuple]:
 
 def _standings_now(category: Category, states: dict[int, ParticipantState]) -> dict[int, RatingStanding]:
     threshold = category.ranked_after
+    suspended = suspended_participants(on=timezone.localdate())  # rated as anyone, ranked nowhere (Suspension)
     return {
         participant: RatingStanding(
-            participant, state.rating, state.matches, state.matches >= threshold, state.last_played
+            participant,
+            state.rating,
+            state.matches,
+            state.matches >= threshold and participant not in suspended,
+            state.last_played,
         )
         for participant, state in states.items()
     }

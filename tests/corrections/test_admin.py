@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from events.models import Event, Match, Standing
 from events.services import event_kinds, results_changed_send
-from players.models import Participant, Player, Team
+from players.models import Participant, Player, Suspension, Team
 from players.services import player_create, team_create
 from ratings.models import (
     Category,
@@ -96,6 +96,7 @@ def one_row_of_every_kind():
     every_category_recomputed()
     ranking_snapshots(category=Category.objects.get(slug="constructed"), dates=[datetime.date(2003, 5, 31)])
     official_lists_publish(categories=Category.objects.filter(slug="constructed"))
+    Suspension.objects.create(player=bob, starts_on=datetime.date(2003, 6, 1), reason="Marked cards.")
     return {"alice": alice, "bob": bob, "team": team, "event": event}
 
 

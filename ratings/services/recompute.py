@@ -347,12 +347,14 @@ def _elo_recompute(
     # last month's, so today's list needs no second pass over the history.
     today = timezone.localdate()
     boundaries = [end_of_previous_month(today), today] if since is None else []
+    # Who is suspended on each boundary, read now: during the COPY below the connection carries rows only.
+    suspended = {day: suspended_participants(on=day) for day in [*boundaries, today]}
     snapshots: list[dict[int, RatingStanding]] = []
 
     def event_starts(day: date) -> None:
         while boundaries and day > boundaries[0]:
-            boundaries.pop(0)
-            snapshots.append(_standings_now(category, states))
+            boundary = boundaries.pop(0)
+            snapshots.append(_standings_now(category, states, suspended[boundary]))
 
     rows = history_rows(
         ruleset, ordered, events, states, category_id=category.pk, first_seq=start_seq, event_starts=event_starts
@@ -362,14 +364,14 @@ def _elo_recompute(
     result.matches_rated = result.entries_written // 2
     phases.lap("rated and copied")
     while boundaries:
-        boundaries.pop(0)
-        snapshots.append(_standings_now(category, states))
+        boundary = boundaries.pop(0)
+        snapshots.append(_standings_now(category, states, suspended[boundary]))
     if since is None:
         result.standings = (snapshots[1], snapshots[0])
     else:
         # Those with no history left have no standing: they leave today's list.
         result.changed = set(states) | unrated
-        result.changed_standings = _standings_now(category, states)
+        result.changed_standings = _standings_now(category, states, suspended[today])
     return result
 
 
@@ -396,9 +398,11 @@ def _history_staging_committed(category_id: int) -> list[tuple]:
     return [(RatingEntry, category_tables.staging_create(RatingEntry, category_id))]
 
 
-def _standings_now(category: Category, states: dict[int, ParticipantState]) -> dict[int, RatingStanding]:
+def _standings_now(
+    category: Category, states: dict[int, ParticipantState], suspended: set[int]
+) -> dict[int, RatingStanding]:
+    """Each participant's standing from their state; the `suspended` are rated as anyone and ranked nowhere."""
     threshold = category.ranked_after
-    suspended = suspended_participants(on=timezone.localdate())  # rated as anyone, ranked nowhere (Suspension)
     return {
         participant: RatingStanding(
             participant,

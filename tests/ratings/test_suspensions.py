@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from corrections import services
 from players.models import Player, Suspension
-from ratings.models import CurrentRating, OfficialList, SnapshotRating
+from ratings.models import Category, CurrentRating, OfficialList, SnapshotRating
 from ratings.services.official import official_lists_publish
+from ratings.services.recompute import category_recompute
 from ratings.snapshots import end_of_previous_month, ranking_snapshots
 from ratings.tasks import participant_lists_refresh_task
 from tests.clients import client_of
@@ -116,3 +117,19 @@ def test_admins_suspend_in_the_admin_site_and_nobody_else_can(ranked_default_bun
     suspension = Suspension.objects.get()
     assert (suspension.player, suspension.reason, suspension.suspended_by.is_staff) == (alice, "Marked cards.", True)
     assert client_of(OrganizerFactory()).get("/admin/players/suspension/add/").status_code in (302, 403)
+
+
+@pytest.mark.django_db
+def test_a_full_recompute_ranks_the_suspended_nowhere_today_and_as_they_were_last_month(ranked_default_bundle):
+    """A full recompute streams the history into the database (PostgreSQL: one COPY) and takes today's and last
+    month's standings on the way: who is suspended on each day is read before, and the list reflects each day."""
+    Suspension.objects.create(
+        player=Player.objects.get(membership_number="1001"), starts_on=TODAY, reason="Marked cards."
+    )
+
+    category_recompute(category=Category.objects.get(slug="constructed"))
+
+    alice = CurrentRating.objects.get(category__slug="constructed", display_id="1001")
+    assert (alice.ranked, alice.world_rank) == (False, None)
+    assert (alice.previous_ranked, alice.previous_world_rank) == (True, 1)  # not yet suspended last month
+    assert world_ranks()["1005"] == 1

@@ -16,6 +16,7 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.forms import ClaimDecisionForm
 from corrections import selectors, services
+from corrections.forms import MergeForm
 from corrections.views import admin_required
 from events.selectors import players_last_events
 from lib.forms import errors_to_form
@@ -96,3 +97,30 @@ def detail_decide(request, request_id):
             f"Request refused for {who}.",
         ),
     )
+
+
+@admin_required
+def player_merge(request):
+    """Two numbers of one person (SPEC 5): the admin names both and why, sees what would move and what stands in
+    the way, then merges; the lists are recomputed as for a correction."""
+    form = MergeForm(request.POST or None)
+    plan = None
+    if request.method == "POST" and form.is_valid():
+        kept, merged = form.cleaned_data["kept"], form.cleaned_data["merged"]
+        plan = services.merge_plan(kept=kept, merged=merged)
+        if request.POST.get("action") == "merge" and not plan.conflicts:
+            try:
+                merge = services.players_merge(
+                    kept=kept, merged=merged, reason=form.cleaned_data["reason"], by=request.user
+                )
+            except ValidationError as error:
+                errors_to_form(form, error)
+            else:
+                recomputed = f"; the lists are recomputed from {merge.since:%d %b %Y}" if merge.since else ""
+                messages.success(
+                    request,
+                    f"{merge.merged_name} ({merge.merged_number}) merged into {kept.name} ({kept.membership_number}): "
+                    f"{merge.matches_moved} matches and {merge.standings_moved} standings moved{recomputed}.",
+                )
+                return redirect("players:detail", number=kept.membership_number)
+    return render(request, "corrections/merge.html", {"form": form, "plan": plan})

@@ -3,12 +3,14 @@
 import re
 
 from django import forms
+from django.urls import reverse_lazy
 from django_countries import countries
 
 from corrections.models import participant_name
 from corrections.services import NewMatch, Result, new_match_problems
 from events.models import Event, Match
 from players.models import Participant, Player, Team, team_member_key
+from players.search import suggested_number
 
 MAX_GAMES = 99
 REASON_MAX = 2000
@@ -197,3 +199,36 @@ class DetailRequestForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="E.g. a misspelt name, or the country you live and play in now. An admin reads it.",
     )
+
+
+class MergeForm(forms.Form):
+    """Two numbers of one person: the one kept and the one given up (a number, or a name picked from the
+    suggestions), and why."""
+
+    kept = forms.CharField(label="Number kept", max_length=250, help_text="The record that stays.")
+    merged = forms.CharField(label="Number given up", max_length=250, help_text="Its matches move to the one kept.")
+    reason = forms.CharField(label="Why they are one person", max_length=1000, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("kept", "merged"):
+            self.fields[name].widget.attrs.update(
+                {
+                    "autocomplete": "off",
+                    "data-suggest": reverse_lazy("players:suggest"),
+                    "placeholder": "number or name",
+                }
+            )
+
+    def _player(self, field: str) -> Player:
+        number = suggested_number(self.cleaned_data[field])
+        player = Player.objects.public().filter(membership_number=number.strip()).first()
+        if player is None:
+            raise forms.ValidationError(f"No player has the membership number “{number}”.")
+        return player
+
+    def clean_kept(self) -> Player:
+        return self._player("kept")
+
+    def clean_merged(self) -> Player:
+        return self._player("merged")

@@ -297,3 +297,31 @@ class DetailRequest(models.Model):
             ("Region", self.old_region, self.region),
         ]
         return [(what, old, new) for what, old, new in pairs if old != new]
+
+
+class PlayerMerge(models.Model):
+    """Two membership numbers found to be one person (SPEC 5): the matches of the number given up moved to the one
+    kept, whose lists were recomputed from the earliest of them, as for a correction.
+
+    The player given up stays as a hidden row (not public) so that its number's page redirects to the one kept
+    and this record can name it; nothing else refers to it any more.
+    """
+
+    kept = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="merges_kept")
+    merged = models.OneToOneField("players.Player", on_delete=models.PROTECT, related_name="merged_into")
+    merged_number = models.CharField(max_length=32)
+    merged_name = models.CharField(max_length=200)
+    reason = models.TextField(max_length=1000)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    merged_at = models.DateTimeField(default=timezone.now)
+    matches_moved = models.PositiveIntegerField(default=0)
+    standings_moved = models.PositiveIntegerField(default=0)
+    since = models.DateField(null=True, blank=True, help_text="The earliest event moved: lists recomputed from it.")
+
+    class Meta:
+        ordering = ["-merged_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.merged_name} ({self.merged_number}) merged into {self.kept}"

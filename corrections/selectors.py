@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import user_manages_all_events, user_player
-from corrections.models import Appeal, AppealStatus, Correction, DetailRequest, participant_name
+from corrections.models import Appeal, AppealStatus, Correction, DetailRequest, PlayerMerge, participant_name
 from events.models import Match
 from lib.lookups import any_of
 from players.models import Participant, Player, Team
@@ -217,3 +217,20 @@ def detail_requests_of_player(*, player: Player) -> list[DetailRequest]:
 
 def detail_request_get(*, request_id: int) -> DetailRequest | None:
     return DetailRequest.objects.select_related("player", "filed_by").filter(pk=request_id).first()
+
+
+def merged_into(*, number: str) -> Player | None:
+    """The public player a merged number now belongs to (following merges of merges), if it was merged."""
+    merge = PlayerMerge.objects.select_related("kept").filter(merged_number=number).first()
+    for _ in range(10):  # a chain of merges ends at a public player
+        if merge is None:
+            return None
+        if merge.kept.public:
+            return merge.kept
+        merge = PlayerMerge.objects.select_related("kept").filter(merged=merge.kept).first()
+    return None
+
+
+def merges_recent(*, limit: int = 20):
+    """The latest merges, newest first: the correction log lists them."""
+    return PlayerMerge.objects.select_related("kept", "merged_by").order_by("-merged_at", "-pk")[:limit]

@@ -16,13 +16,23 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import MembershipClaim, Profile
 from accounts.selectors import user_player
-from corrections.models import Appeal, AppealStatus, Correction, CorrectionKind, CorrectionSource, DetailRequest
+from corrections.models import (
+    Appeal,
+    AppealStatus,
+    Correction,
+    CorrectionKind,
+    CorrectionSource,
+    DetailRequest,
+    PlayerMerge,
+)
 from corrections.selectors import match_label, participants_of_player
-from events.models import Event, EventStatus, Match
+from events.models import Event, EventStatus, Match, Standing
 from events.services import event_kinds, results_changed_send
 from lib.decisions import decision_record
 from players.models import Participant, Player, Suspension
+from players.services import team_member_keys_refresh
 from ratings.tasks import participant_lists_refresh_task
 
 # At most this many appeals per account in any 24 hours (settings.APPEALS_PER_DAY overrides it).
@@ -411,3 +421,105 @@ def suspension_delete(*, suspension: Suspension) -> None:
     participant_id = suspension.player.participant_id
     suspension.delete()
     participant_lists_refresh_task.enqueue(participant_id, True)
+
+
+# Merging two numbers of one person --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    """What merging `merged` into `kept` would move, and why it cannot be done (`conflicts`), before it is."""
+
+    kept: Player
+    merged: Player
+    matches: int
+    standings: int
+    events: list[Event]  # the events the number given up played, earliest first
+    teams: list[str]  # the teams the number given up is a member of
+    conflicts: list[str]
+
+    @property
+    def since(self):
+        return self.events[0].date if self.events else None
+
+
+def merge_plan(*, kept: Player, merged: Player) -> MergePlan:
+    """What a merge of `merged` into `kept` moves, and what stands in its way: one person cannot have played
+    themselves, nor twice at one event, nor be two members of one team; two accounts cannot become one."""
+    kp, mp = kept.participant_id, merged.participant_id
+    conflicts = []
+    if kept.pk == merged.pk:
+        conflicts.append("A player cannot be merged into themselves.")
+    if not (kept.public and merged.public):
+        conflicts.append("Both numbers must be public players, not merged already.")
+    matches = Match.objects.filter(Q(participant1=mp) | Q(participant2=mp))
+    standings = Standing.objects.filter(participant=mp)
+    event_ids = set(matches.values_list("event_id", flat=True)) | set(standings.values_list("event_id", flat=True))
+    against = matches.filter(Q(participant1=kp) | Q(participant2=kp)).select_related("event").order_by("event__date")
+    for match in against[:5]:
+        conflicts.append(f"They played each other: {match.event.name}, round {match.round}.")
+    kept_events = set(
+        Match.objects.filter(Q(participant1=kp) | Q(participant2=kp)).values_list("event_id", flat=True)
+    ) | set(Standing.objects.filter(participant=kp).values_list("event_id", flat=True))
+    for event in Event.objects.filter(pk__in=(event_ids & kept_events) - {m.event_id for m in against}).order_by(
+        "date"
+    )[:5]:
+        conflicts.append(f"Both played at {event.name} ({event.date:%d %b %Y}): one person plays an event once.")
+    teams = list(merged.teams.all())
+    for team in teams:
+        if team.members.filter(pk=kept.pk).exists():
+            conflicts.append(f"Both are members of the team {team}.")
+    if Profile.objects.filter(player__in=[kept, merged]).count() == 2:
+        conflicts.append("Both numbers are linked to accounts: unlink one in the admin first.")
+    return MergePlan(
+        kept=kept,
+        merged=merged,
+        matches=matches.count(),
+        standings=standings.count(),
+        events=list(Event.objects.filter(pk__in=event_ids).order_by("date", "pk")),
+        teams=[str(team) for team in teams],
+        conflicts=conflicts,
+    )
+
+
+@transaction.atomic
+def players_merge(*, kept: Player, merged: Player, reason: str, by) -> PlayerMerge:
+    """Merge the number `merged` into `kept` (SPEC 5): its matches, standings, corrections, appeals, claims,
+    suspensions, team places and account move to `kept`; every list its events feed is recomputed from the
+    earliest of them; the number given up is hidden and its page redirects. Refused, nothing changes."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why: the correction log shows it."})
+    kept = Player.objects.select_for_update().get(pk=kept.pk)
+    merged = Player.objects.select_for_update().get(pk=merged.pk)
+    plan = merge_plan(kept=kept, merged=merged)
+    if plan.conflicts:
+        raise ValidationError(plan.conflicts)
+    kp, mp = kept.participant_id, merged.participant_id
+    Match.objects.filter(participant1=mp).update(participant1=kp)
+    Match.objects.filter(participant2=mp).update(participant2=kp)
+    Standing.objects.filter(participant=mp).update(participant=kp)
+    Correction.objects.filter(participant1=mp).update(participant1=kp)
+    Correction.objects.filter(participant2=mp).update(participant2=kp)
+    Appeal.objects.filter(player=merged).update(player=kept)
+    MembershipClaim.objects.filter(player=merged).update(player=kept)
+    DetailRequest.objects.filter(player=merged, status=AppealStatus.OPEN).delete()  # asked of a number given up
+    DetailRequest.objects.filter(player=merged).update(player=kept)
+    Suspension.objects.filter(player=merged).update(player=kept)
+    Profile.objects.filter(player=merged).update(player=kept)
+    for team in merged.teams.all():
+        team.members.remove(merged)
+        team.members.add(kept)
+    team_member_keys_refresh(player=kept)
+    merged.public = False
+    merged.save(update_fields=["public"])
+    merge = PlayerMerge.objects.create(
+        kept=kept, merged=merged, merged_number=merged.membership_number, merged_name=merged.name, reason=reason,
+        merged_by=by, matches_moved=plan.matches, standings_moved=plan.standings, since=plan.since,
+    )  # fmt: skip
+    results_changed_send(
+        kinds=event_kinds(events=plan.events),
+        reason=f"merge #{merge.pk}: {merged.membership_number} into {kept.membership_number}",
+        requested_by=by,
+    )
+    return merge

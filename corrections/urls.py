@@ -18,6 +18,7 @@ urlpatterns = [
     path("appeals/<int:appeal_id>/review/", views.appeal_review, name="appeal_review"),
     path("appeals/details/", views.my_details, name="my_details"),
     path("claims/queue/", claim_views.claim_queue, name="claim_queue"),
+    path("claims/merge/", claim_views.player_merge, name="player_merge"),
     path("claims/details/<int:request_id>/decide/", claim_views.detail_decide, name="detail_decide"),
     path("claims/<int:claim_id>/decide/", claim_views.claim_decide, name="claim_decide"),
 ]

@@ -60,7 +60,12 @@ def correction_log(request):
     return render(
         request,
         "corrections/log.html",
-        {"filter": filterset, "table": table, "suspensions": list(suspensions_recent())},
+        {
+            "filter": filterset,
+            "table": table,
+            "suspensions": list(suspensions_recent()),
+            "merges": list(selectors.merges_recent()),
+        },
     )
 
 

@@ -7,7 +7,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from corrections.selectors import appeal_marks, match_corrections, user_plays_as
+from corrections.selectors import appeal_marks, match_corrections, merged_into, user_plays_as
 from lib.tables import configure
 from players import selectors
 from players.links import player_url
@@ -51,7 +51,12 @@ def player_suggestions(request):
 
 @public_page_cached(player_state)
 def player_detail(request, number):
-    player = get_object_or_404(Player.objects.public(), membership_number=number)
+    player = Player.objects.public().filter(membership_number=number).first()
+    if player is None:
+        kept = merged_into(number=number)  # a number given up in a merge: its person's page now
+        if kept is None:
+            raise Http404(f"No player has the membership number {number!r}.")
+        return redirect("players:detail", number=kept.membership_number, permanent=True)
     context = _participant_context(request, player.participant_id)
     context.update(
         player=player,

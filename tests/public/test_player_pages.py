@@ -168,14 +168,14 @@ def test_its_query_count_does_not_grow_with_the_history(client, tmp_path, django
 
     # Those of a second visit (below), and the first time the sizes of the player's four places (their
     # histograms, kept for every page after): none grows with the history.
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):
         response = client.get("/players/1001/?category=constructed&page=3")
 
     assert response.context["section"]["timeline"].record.matches == 183
 
 
 def test_a_small_history_costs_the_same_queries(client, ranked_default_bundle, django_assert_max_num_queries):
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):
         client.get("/players/1001/?category=constructed")
 
 
@@ -202,8 +202,8 @@ def test_a_second_visit_reads_only_the_page_of_the_history(
     client.get("/players/1001/?category=constructed")
 
     # Player, lists, standings, the players tied with them (where they stand), the page of the history, its
-    # corrections, teams.
-    with django_assert_max_num_queries(8):
+    # corrections, teams, whether the player is suspended.
+    with django_assert_max_num_queries(9):
         response = client.get("/players/1001/?category=constructed&page=2")
     assert response.context["section"]["timeline"].record.matches == 3
 

@@ -159,6 +159,7 @@ def test_a_running_worker_rebuilds_the_lists_just_after_midnight_and_hourly(monk
     monkeypatch.setattr(db_worker, "_housekeep", lambda: calls.append("housekeep"))
     monkeypatch.setattr(db_worker, "_month_end_lists", lambda: calls.append("month ends"))
     monkeypatch.setattr(db_worker, "current_lists_refresh_stale", lambda: calls.append("refresh") or [])
+    monkeypatch.setattr(db_worker, "_history_files", lambda: calls.append("history files"))
     evening, morning = datetime.date(2024, 12, 14), datetime.date(2024, 12, 15)
     days = iter([evening, evening, morning, morning, morning])  # at the start, then one per wake
     monkeypatch.setattr(db_worker, "timezone", SimpleNamespace(localdate=lambda: next(days)))
@@ -166,7 +167,7 @@ def test_a_running_worker_rebuilds_the_lists_just_after_midnight_and_hourly(monk
     db_worker._maintain_periodically(WakesThenStops(3), recover_every=60, housekeep_every=3600)
 
     assert calls == [
-        "housekeep", "refresh",  # starting
+        "housekeep", "refresh", "month ends", "history files",  # starting
         "recover",  # 23:59
         "recover", "refresh", "month ends",  # 00:00: a new day
         "recover",  # 00:01

@@ -79,6 +79,9 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_
             "/rankings/constructed/?list=unranked",
             "/rankings/constructed/?as_of=2003-12-31",
             "/rankings/vtes/",
+            "/rankings/constructed/official/",
+            f"/rankings/constructed/official/{ids['as_of']}/",
+            "/rankings/constructed/?q=chloe+dubos",
             "/players/",
             "/players/?q=e",
             "/players/?q=chloe+dubos",
@@ -110,6 +113,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_
             "/appeals/queue/",
             f"/appeals/{ids['appeal_id']}/review/",
             "/claims/queue/",
+            "/claims/merge/",
             f"/corrections/matches/{ids['match_id']}/correct/",
         ],
     }

@@ -17,10 +17,12 @@ from accounts import services as account_services
 from accounts.forms import ClaimDecisionForm
 from corrections import selectors, services
 from corrections.forms import MergeForm
+from corrections.tables import ImpactTable
 from corrections.views import admin_required
 from events.selectors import players_last_events
 from lib.forms import errors_to_form
 from lib.mail import mail_site
+from ratings.impact import merge_impact
 
 CLAIMS_SHOWN = 50
 
@@ -104,10 +106,15 @@ def player_merge(request):
     """Two numbers of one person (SPEC 5): the admin names both and why, sees what would move and what stands in
     the way, then merges; the lists are recomputed as for a correction."""
     form = MergeForm(request.POST or None)
-    plan = None
+    plan, impacts = None, []
     if request.method == "POST" and form.is_valid():
         kept, merged = form.cleaned_data["kept"], form.cleaned_data["merged"]
         plan = services.merge_plan(kept=kept, merged=merged)
+        if not plan.conflicts and request.POST.get("action") != "merge":
+            impacts = [
+                (impact, ImpactTable(impact.rows))
+                for impact in merge_impact(kept=kept.participant_id, merged=merged.participant_id, events=plan.events)
+            ]
         if request.POST.get("action") == "merge" and not plan.conflicts:
             try:
                 merge = services.players_merge(
@@ -123,4 +130,4 @@ def player_merge(request):
                     f"{merge.matches_moved} matches and {merge.standings_moved} standings moved{recomputed}.",
                 )
                 return redirect("players:detail", number=kept.membership_number)
-    return render(request, "corrections/merge.html", {"form": form, "plan": plan})
+    return render(request, "corrections/merge.html", {"form": form, "plan": plan, "impacts": impacts})

@@ -95,8 +95,38 @@ def correction_impact(*, change: MatchChange) -> list[CategoryImpact]:
 
 
 def _replay(impact: CategoryImpact, change: MatchChange) -> None:
-    category, event = impact.category, change.event
-    since = event.date
+    sides = {change.participant1, change.participant2}
+    _replayed(impact, change.event.date, lambda ordered, events: _corrected(ordered, change, events), sides)
+
+
+def merge_impact(*, kept: int, merged: int, events) -> list[CategoryImpact]:
+    """What merging the participant `merged` into `kept` would do to each Elo list the merged one's `events`
+    feed: every match of the list from the earliest of them replayed with `kept` playing `merged`'s matches.
+    `merged` has no history before its first event, so nothing before it moves."""
+    events = [event for event in events if event.status != EventStatus.DRAFT]
+    impacts = {}
+    for event in sorted(events, key=lambda event: event.date):
+        for category in categories_rating(format=event.format, team_size=event.team_size):
+            if category.ruleset != Ruleset.VEKN and category.pk not in impacts:
+                impacts[category.pk] = (CategoryImpact(category), event.date)
+
+    def moved(ordered, _events):
+        for pk, event_id, round_number, side1, side2, games1, games2 in zip(*ordered, strict=True):
+            yield (
+                pk, event_id, round_number, kept if side1 == merged else side1, kept if side2 == merged else side2,
+                games1, games2,
+            )  # fmt: skip
+
+    for impact, since in impacts.values():
+        _replayed(impact, since, moved, {kept, merged})
+    return [impact for impact, _ in impacts.values()]
+
+
+def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set) -> None:
+    """Replay the category's matches from `since` as `replayed_rows(ordered, events)` gives them (the stored ones
+    in rating order, changed), from each one's state just before; each rating that moves goes into `impact`,
+    those of `marked` marked."""
+    category = impact.category
     history = RatingEntry.objects.filter(category=category)
     last_seq = history.aggregate(last=Max("seq"))["last"] or 0
     start_seq = history_start_seq(category, since)
@@ -111,14 +141,14 @@ def _replay(impact: CategoryImpact, change: MatchChange) -> None:
         event__in=category_events(category), event__date__gte=since, participant2__isnull=False
     )
     ordered = matches_in_rating_order(matches)
-    playing = set(ordered[3]) | set(ordered[4]) | {change.participant1, change.participant2}
+    playing = (set(ordered[3]) | set(ordered[4]) | marked) - {None}
 
     states = states_before(category, start_seq, playing)
     now = states_before(category, last_seq + 1, playing)  # each one's last history row: their rating today
     ruleset = ruleset_for(
         category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
     )
-    for _, event_id, _, participant1, participant2, games1, games2 in _corrected(ordered, change, events):
+    for _, event_id, _, participant1, participant2, games1, games2 in replayed_rows(ordered, events):
         _, k, players, judge = events[event_id]
         if ruleset.is_rated(players):
             ruleset.rate_pair(participant1, participant2, result_of(games1, games2), k, players, judge, states)
@@ -133,8 +163,7 @@ def _replay(impact: CategoryImpact, change: MatchChange) -> None:
         if before is None and after is None:
             continue
         number, name, *_ = identities.get(participant, (str(participant), f"#{participant}", "", ""))
-        in_match = participant in (change.participant1, change.participant2)
-        impact.rows.append(RatingImpact(participant, number, name, before, after, in_match))
+        impact.rows.append(RatingImpact(participant, number, name, before, after, participant in marked))
     impact.rows.sort(key=lambda row: (-(math.inf if row.change is None else abs(row.change)), row.name))
     impact.recomputes_pending = RecomputeRun.objects.filter(
         category=category, status__in=[RecomputeStatus.QUEUED, RecomputeStatus.RUNNING]

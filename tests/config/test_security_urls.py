@@ -61,6 +61,7 @@ EXPECTED = {
     "corrections:appeal_queue": ADMINS,
     "corrections:appeal_review": ADMINS,
     "corrections:claim_queue": ADMINS,
+    "corrections:player_merge": ADMINS,
     "corrections:detail_decide": {**ADMINS, "admin": POST_ONLY},
     "corrections:my_details": OWN_MATCH,  # a player linked to their number: the others are not
     "corrections:claim_decide": {**ADMINS, "admin": POST_ONLY},

@@ -9,6 +9,7 @@ records made are in records.
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
+from corrections.models import PlayerMerge
 from events.models import FinalPlacing
 from organize.importer.errors import BundleError
 from organize.importer.records import EventRecord, PlayerRecord, TeamRecord, ValidBundle
@@ -50,6 +51,7 @@ class BundleValidator(DefinitionChecks):
         matches = self.matches(events, players, teams)
         standings = self.standings(events, players, teams)
         registered = self.registered_players()
+        self.merged_numbers(players)
         self.event_totals(events, matches, standings)
         return ValidBundle(categories, players, teams, events, matches, standings, registered)
 
@@ -67,6 +69,7 @@ class BundleValidator(DefinitionChecks):
         matches = self.matches(events, players, teams)
         standings = self.standings(events, players, teams)
         registered = self.registered_players()
+        self.merged_numbers(players)
         self.event_totals(events, matches, standings)
         return ValidBundle([], players, teams, events, matches, standings, registered)
 
@@ -298,6 +301,23 @@ class BundleValidator(DefinitionChecks):
                 self.error(file, line, column, f"unknown player {number!r}: not in players.csv and not registered")
         self.unregistered = [number for number in wanted if number not in found]
         return found
+
+    def merged_numbers(self, players: dict[str, PlayerRecord]) -> None:
+        """A number given up in a merge (corrections.models.PlayerMerge) is the kept number's person: results
+        under it would go to a hidden record, so each use of it is refused with the number to write instead."""
+        uses = [("players.csv", record.line, "id", number) for number, record in players.items()] + self.unlisted
+        wanted = sorted({number for *_, number in uses})
+        kept = {}
+        for start in range(0, len(wanted), LOOKUP_CHUNK):
+            chunk = wanted[start : start + LOOKUP_CHUNK]
+            kept.update(
+                PlayerMerge.objects.filter(merged_number__in=chunk).values_list(
+                    "merged_number", "kept__membership_number"
+                )
+            )
+        for file, line, column, number in uses:
+            if number in kept:
+                self.error(file, line, column, f"player {number} was merged into {kept[number]}: write {kept[number]}")
 
     def event_totals(self, events, matches, standings) -> None:
         file = "events.csv"

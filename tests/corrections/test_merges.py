@@ -12,8 +12,10 @@ from django.core.exceptions import ValidationError
 from corrections import services
 from corrections.models import PlayerMerge
 from events.models import Match
+from organize.importer import BundleInvalid, results_import
 from players.models import Player
 from ratings.models import CurrentRating, RecomputeRun, RecomputeStatus
+from tests.bundles import Bundle
 from tests.clients import client_of
 from tests.factories import AdminFactory, EventFactory, MatchFactory, OrganizerFactory, PlayerFactory, UserFactory
 from tests.worlds import every_category_recomputed
@@ -116,3 +118,16 @@ def test_only_admins_merge(client, second_number, who):
 
     assert response.status_code in (302, 403)
     assert not PlayerMerge.objects.exists()
+
+
+def test_results_imported_later_under_the_number_given_up_are_refused_with_the_number_to_write(second_number, tmp_path):
+    services.players_merge(kept=finn(), merged=second_number, reason="Same person.", by=AdminFactory())
+    (tmp_path / "later").mkdir()
+    bundle = Bundle(tmp_path / "later")
+    bundle.add_event("L9", name="League night", date="2024-05-01")
+    bundle.add_match("L9", 1, "2006", "1002", 2, 0, 0)
+
+    with pytest.raises(BundleInvalid) as refused:
+        results_import(source=bundle.write())
+
+    assert "player 2006 was merged into 1006: write 1006" in [error.message for error in refused.value.errors]

@@ -31,7 +31,7 @@ from corrections.selectors import match_label, participants_of_player
 from events.models import Event, EventStatus, Match, Standing
 from events.services import event_kinds, results_changed_send
 from lib.decisions import decision_record
-from players.models import Participant, Player, Suspension
+from players.models import Participant, Player, Suspension, Team, team_member_key
 from players.services import team_member_keys_refresh
 from ratings.tasks import participant_lists_refresh_task
 
@@ -465,10 +465,17 @@ def merge_plan(*, kept: Player, merged: Player) -> MergePlan:
         "date"
     )[:5]:
         conflicts.append(f"Both played at {event.name} ({event.date:%d %b %Y}): one person plays an event once.")
-    teams = list(merged.teams.all())
+    teams = list(merged.teams.prefetch_related("members"))
     for team in teams:
-        if team.members.filter(pk=kept.pk).exists():
+        numbers = [member.membership_number for member in team.members.all()]
+        if kept.membership_number in numbers:
             conflicts.append(f"Both are members of the team {team}.")
+            continue
+        # A team is its set of members: with the kept number in it, it must not be another team already.
+        key = team_member_key(kept.membership_number if n == merged.membership_number else n for n in numbers)
+        same = Team.objects.filter(member_key=key).exclude(pk=team.pk).first()
+        if same is not None:
+            conflicts.append(f"The team {team} would have the members of the team {same}: one team, two records.")
     if Profile.objects.filter(player__in=[kept, merged]).count() == 2:
         conflicts.append("Both numbers are linked to accounts: unlink one in the admin first.")
     return MergePlan(

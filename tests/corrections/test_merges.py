@@ -14,6 +14,7 @@ from corrections.models import PlayerMerge
 from events.models import Match
 from organize.importer import BundleInvalid, results_import
 from players.models import Player
+from players.services import team_create
 from ratings.models import CurrentRating, RecomputeRun, RecomputeStatus
 from tests.bundles import Bundle
 from tests.clients import client_of
@@ -131,3 +132,12 @@ def test_results_imported_later_under_the_number_given_up_are_refused_with_the_n
         results_import(source=bundle.write())
 
     assert "player 2006 was merged into 1006: write 1006" in [error.message for error in refused.value.errors]
+
+
+def test_a_merge_that_would_make_one_team_of_two_records_is_refused(second_number):
+    alice, bruno, chloe = (Player.objects.get(membership_number=number) for number in ("1001", "1002", "1003"))
+    team_create(members=[alice, bruno, second_number], name="Dragons again")  # 1001 1002 2006
+
+    plan = services.merge_plan(kept=chloe, merged=second_number)  # Bavarian Dragons are 1001 1002 1003
+
+    assert "would have the members of the team Bavarian Dragons" in " ".join(plan.conflicts)

@@ -143,16 +143,25 @@ class RankingFeed(Feed):
         return reverse("ratings:official", args=[category.slug])
 
     def items(self, category: Category) -> list[OfficialList]:
-        return list(official_lists(category=category).select_related("category")[:LIST_ITEMS])
+        lists = list(official_lists(category=category).select_related("category")[:LIST_ITEMS])
+        # Every list's leaders in one read: the first LEADERS_IN_ITEM positions of each list.
+        leaders = SnapshotRating.objects.filter(
+            snapshot_id__in=[each.snapshot_id for each in lists], ranked=True, world_position__lte=LEADERS_IN_ITEM
+        ).order_by("snapshot_id", "world_position")
+        by_snapshot: dict[int, list] = {}
+        for snapshot_id, rank, name, rating in leaders.values_list("snapshot_id", "world_rank", "name", "rating"):
+            by_snapshot.setdefault(snapshot_id, []).append((rank, name, rating))
+        for each in lists:
+            each.leaders = by_snapshot.get(each.snapshot_id, [])
+        return lists
 
     def item_title(self, item: OfficialList) -> str:
         return f"{item.category.name}: the official list of {item.as_of:%B %Y}"
 
     def item_description(self, item: OfficialList) -> str:
-        leaders = SnapshotRating.objects.filter(snapshot_id=item.snapshot_id, ranked=True).order_by("world_position")
         shown = "; ".join(
             f"{rank}. {name} {rating_shown(rating, item.category.display_rounding)}"
-            for rank, name, rating in leaders.values_list("world_rank", "name", "rating")[:LEADERS_IN_ITEM]
+            for rank, name, rating in item.leaders
         )
         return f"{item.ranked} ranked. The leaders: {shown}."
 

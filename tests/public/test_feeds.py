@@ -95,3 +95,12 @@ def test_pages_point_feed_readers_at_their_feeds(client, ranked_default_bundle):
 def test_feeds_of_nobody_are_not_found(client, ranked_default_bundle):
     assert client.get("/players/9999/feed/").status_code == 404
     assert client.get("/rankings/no-such-list/feed/").status_code == 404
+
+
+def test_a_lists_feed_reads_every_lists_leaders_at_once(client, ranked_default_bundle, django_assert_max_num_queries):
+    official_lists_publish(months=6)
+
+    with django_assert_max_num_queries(3):  # the category, its official lists, their leaders
+        found = entries(client, "/rankings/constructed/feed/")
+
+    assert len(found) == 6

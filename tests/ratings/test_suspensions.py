@@ -7,6 +7,7 @@ Alice Archer (1001) 1646.56, Emi Fujita (1005) 1600.70, Chloé Dubois (1003) 158
 Dan Evans (1004) 1584.00, tied fourth. Suspending Alice moves everyone up one.
 """
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -57,6 +58,7 @@ def test_a_suspended_player_leaves_the_rankings_keeps_the_rating_and_comes_back(
     player = client.get("/players/1001/?category=constructed").content.decode()
     assert f"<strong>Suspended</strong> from {TODAY:%-d %b %Y} until" in player
     assert "Reason: Cheating at Munich Open." in player and "1646" in player  # the rating is still shown
+    assert re.search(r'class="cc-status">\s*Suspended', player)  # the list's card says why she is not ranked
     log = client.get("/corrections/").content.decode()
     assert "Suspensions" in log and "Cheating at Munich Open." in log
 

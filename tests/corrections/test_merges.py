@@ -109,6 +109,7 @@ def test_a_merge_needs_a_reason_and_two_players(client, second_number):
     assert "reason" in no_reason.context["form"].errors
     assert nobody.context["form"].errors["merged"] == ["No player has the membership number “9999”."]
     assert "A player cannot be merged into themselves." in itself.content.decode()
+    assert "Finn Gallagher</a> (1006) cannot be merged into" in itself.content.decode()
     assert not PlayerMerge.objects.exists()
 
 

@@ -5,6 +5,7 @@ for a job through ratings.jobs, which `recompute_job_queue` answers (connected
 in ratings.apps), so that they need not import this module back.
 """
 
+import logging
 from datetime import datetime
 
 from django_tasks import task
@@ -14,6 +15,8 @@ from ratings.services.downloads import history_file_write
 from ratings.services.lists import participant_lists_refresh
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
 from ratings.snapshots import month_end_snapshots_write
+
+logger = logging.getLogger("ratings.worker")
 
 
 @task()
@@ -31,7 +34,10 @@ def recompute_task(run_id: int) -> dict:
         ]
         category = Category.objects.get(pk=run.category_id)
         month_end_snapshots_write(categories=[category, *derived])
-        history_file_write(category=category)  # the list's whole history to download, of the history just published
+        try:  # the list's whole history to download, of the history just published
+            history_file_write(category=category)
+        except OSError as error:  # storage full or away: the run is published all the same; the workers retry hourly
+            logger.warning("history file of %s not written: %s", category.slug, error)
     return {"run": run.pk, "status": run.status, "matches_rated": run.matches_rated}
 
 

@@ -15,8 +15,10 @@ from django.core.management import call_command
 
 from corrections import services as corrections
 from corrections.services import Result
-from ratings.models import Category
+from ratings.models import Category, RecomputeStatus
 from ratings.services.downloads import HISTORY_COLUMNS, _number, history_file_write, history_files_refresh
+from ratings.services.runs import recompute_enqueue
+from ratings.tasks import recompute_task
 from tests.factories import AdminFactory
 from tests.worlds import the_match
 
@@ -94,3 +96,18 @@ def test_a_recompute_writes_a_new_file_and_the_old_one_goes(client, ranked_defau
 def test_a_history_file_not_written_yet_is_not_found(client, ranked_default_bundle):
     assert client.get("/rankings/constructed/history.csv.gz").status_code == 404
     assert client.get("/rankings/no-such-list/history.csv.gz").status_code == 404
+
+
+def test_a_history_file_that_cannot_be_written_does_not_fail_the_published_recompute(
+    ranked_default_bundle, monkeypatch
+):
+    def storage_full(*, category):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("ratings.tasks.history_file_write", storage_full)
+    run = recompute_enqueue(category=constructed(), since=None, reason="test")
+
+    result = recompute_task.call(run.pk)
+
+    assert result["status"] == RecomputeStatus.DONE
+    assert not constructed().history_file

@@ -30,7 +30,7 @@ from api.schemas import (
     SearchParams,
 )
 from lib.client_address import client_address
-from players.selectors import player_search
+from players.selectors import player_matches
 from ratings.models import Category
 from ratings.selectors.rankings import new_past_date_wait
 
@@ -166,6 +166,7 @@ def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
         "country": params.country,
         "region": params.region,
         "q": params.q,
+        "near": ranking.near,
         "results": [serializers.ranking_row(request, row, category) for row in ranking.rows],
     }
 
@@ -182,10 +183,16 @@ def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
 )
 def players(request, params: Query[SearchParams]):
     """Players by name, or by the start of their membership number."""
-    rows = player_search(query=params.q)
-    page = serializers.page(request, count=rows.count(), limit=params.limit, offset=params.offset)
+    matches = player_matches(query=params.q)
+    rows = matches.players
+    count = rows.count()
+    page = serializers.page(request, count=count, limit=params.limit, offset=params.offset)
     page_rows = rows[params.offset : params.offset + params.limit]
-    return {**page, "results": [serializers.player(request, each) for each in page_rows]}
+    return {
+        **page,
+        "near": matches.near and count > 0,
+        "results": [serializers.player(request, each) for each in page_rows],
+    }
 
 
 @api.get(

@@ -158,6 +158,7 @@ class RankingPage(Page):
     country: str
     region: str
     q: str
+    near: bool = Field(description="`q` found nobody as written: the rows are those with names like it (a typo).")
     results: builtins.list[RankingRow]
 
 
@@ -171,6 +172,7 @@ class PlayerOut(Schema):
 
 
 class PlayerPage(Page):
+    near: bool = Field(description="`q` found nobody as written: the players are those with names like it (a typo).")
     results: builtins.list[PlayerOut]
 
 

@@ -4,7 +4,7 @@ Ranking lists are read through the site's one read path
 (`ratings.selectors.rankings`), with the same filters checked the same way
 (`ratings.selectors.ranking_filters`) as the ranking pages and their
 exports: the same rows, ranks, searches and refusals. Player search is
-`players.selectors.player_search`, as on the players page.
+`players.selectors.player_matches`, as on the players page (its `near`: names like the query).
 """
 
 import datetime
@@ -43,6 +43,7 @@ class RankingPage:
     level: str
     count: int
     rows: list[CurrentRating | SnapshotRating]  # with `rank` at the level (ratings.selectors.rankings.ROW_FIELDS)
+    near: bool  # searched, and found by names like the search: nobody in the list is called that
 
 
 def category_get(*, slug: str) -> Category:
@@ -71,7 +72,8 @@ def ranking_page(*, category: Category, filters: RankingFilters, limit: int, off
     """
     rows = ranking_page_rows(category=category, filters=filters, with_movement=False)
     count = len(rows)
-    return RankingPage(filters.as_of or timezone.localdate(), filters.level, count, rows[offset : offset + limit])
+    page = rows[offset : offset + limit]
+    return RankingPage(filters.as_of or timezone.localdate(), filters.level, count, page, rows.near and count > 0)
 
 
 # Players ------------------------------------------------------------------

@@ -120,6 +120,7 @@ def test_a_ranking_list_finds_a_player_by_any_spelling_too(client, ranked_defaul
     assert names == ["Chloé Dubois"]
     assert [row["name"] for row in api["results"]] == ["Chloé Dubois"]
     typo = query == "chloe dubos"
+    assert api["near"] is typo
     assert ("Nobody in this list is called “chloe dubos”: these names are like it." in page.content.decode()) is typo
     assert page.context["near"] is typo
 
@@ -134,3 +135,13 @@ def test_a_ranking_list_forgives_a_typo_in_the_past_and_in_a_team_list(client, r
     assert [row.record.name for row in team.context["table"].paginated_rows] == ["Bavarian Dragons"]
     assert team.context["near"]
     assert list(nobody.context["table"].paginated_rows) == [] and not nobody.context["near"]
+
+
+def test_the_api_says_when_its_players_are_found_by_names_like_the_query(client, players):
+    typo = client.get("/api/players/", {"q": "sokolow"}).json()
+    exact = client.get("/api/players/", {"q": "sokolov"}).json()
+    nobody = client.get("/api/players/", {"q": "zzyzx qwv"}).json()
+
+    assert ([row["name"] for row in typo["results"]], typo["near"]) == (["Mikhail Sokolov"], True)
+    assert ([row["name"] for row in exact["results"]], exact["near"]) == (["Mikhail Sokolov"], False)
+    assert (nobody["results"], nobody["near"]) == ([], False)

@@ -409,18 +409,22 @@ def suspension_save(*, suspension: Suspension, by) -> Suspension:
     suspension.reason = suspension.reason.strip()
     if not suspension.reason:
         raise ValidationError({"reason": "Say why: the player's page shows it."})
+    before = Suspension.objects.filter(pk=suspension.pk).values_list("starts_on", flat=True).first()
     suspension.full_clean()
     suspension.save()
-    participant_lists_refresh_task.enqueue(suspension.player.participant_id, True)
+    # From the earlier of its first days before and after the change: last month's column moves too when
+    # the suspension reaches into it (the job's arguments are JSON: the date as text).
+    since = min(filter(None, [before, suspension.starts_on]))
+    participant_lists_refresh_task.enqueue(suspension.player.participant_id, True, since.isoformat())
     return suspension
 
 
 @transaction.atomic
 def suspension_delete(*, suspension: Suspension) -> None:
     """Remove a suspension recorded by mistake: the player is ranked as before it, today and at past dates."""
-    participant_id = suspension.player.participant_id
+    participant_id, since = suspension.player.participant_id, suspension.starts_on
     suspension.delete()
-    participant_lists_refresh_task.enqueue(participant_id, True)
+    participant_lists_refresh_task.enqueue(participant_id, True, since.isoformat())
 
 
 # Merging two numbers of one person --------------------------------------------------------------------------

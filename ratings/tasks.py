@@ -6,7 +6,7 @@ in ratings.apps), so that they need not import this module back.
 """
 
 import logging
-from datetime import datetime
+from datetime import date, datetime
 
 from django_tasks import task
 
@@ -42,14 +42,16 @@ def recompute_task(run_id: int) -> dict:
 
 
 @task()
-def participant_lists_refresh_task(participant_id: int, past_dates_too: bool = False) -> list[str]:
+def participant_lists_refresh_task(participant_id: int, past_dates_too: bool = False, since: str = "") -> list[str]:
     """Today's lists move a participant whose details changed (corrections.services.detail_request_accept) or
     who is suspended or no longer (corrections.services.suspension_save: `past_dates_too`).
 
     A job, not part of the admin's request: each list holding the participant is re-ranked where the
     participant was and is now (about a second a list at a million matches).
     """
-    refreshed = participant_lists_refresh(participant_id=participant_id, past_dates_too=past_dates_too)
+    refreshed = participant_lists_refresh(
+        participant_id=participant_id, past_dates_too=past_dates_too, since=date.fromisoformat(since) if since else None
+    )
     return [category.slug for category in refreshed]
 
 

@@ -393,12 +393,16 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
 
 
 @transaction.atomic  # the lists, their ranks and the bump of list_edits are seen together or not at all
-def participant_lists_refresh(*, participant_id: int, past_dates_too: bool = False) -> list[Category]:
+def participant_lists_refresh(
+    *, participant_id: int, past_dates_too: bool = False, since: date | None = None
+) -> list[Category]:
     """Today's lists holding the participant take its name and place again, and rank it where it now is.
 
     For a player's details corrected (corrections.services.detail_request_accept): the lists copy names
     and places, and the daily rebuild would only move the player tomorrow. `past_dates_too`: the change
-    reaches past dates' lists as well (a suspension): they are written again when next asked for.
+    reaches past dates' lists as well (a suspension): they are written again when next asked for. `since`: the
+    change holds from that day (a suspension's first), so last month's column is counted again when it is
+    before this month.
     """
     categories = list(
         Category.objects.filter(
@@ -409,7 +413,7 @@ def participant_lists_refresh(*, participant_id: int, past_dates_too: bool = Fal
     category_tables.swaps_take_turns()  # as every transaction that rewrites a list, before its first read
     # Derived lists last: they are read from their components' lists.
     for category in sorted(categories, key=lambda category: category.ruleset == Ruleset.DERIVED):
-        current_ratings_update(category=category, participants={participant_id}, since=today)
+        current_ratings_update(category=category, participants={participant_id}, since=min(since or today, today))
     # The pages' ETags (public/conditional.py) read the categories, not the lists: a page kept from before would
     # show the player where they were until the next recompute.
     changed = Category.objects.filter(pk__in=[category.pk for category in categories])

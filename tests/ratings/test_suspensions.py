@@ -135,3 +135,14 @@ def test_a_full_recompute_ranks_the_suspended_nowhere_today_and_as_they_were_las
     assert (alice.ranked, alice.world_rank) == (False, None)
     assert (alice.previous_ranked, alice.previous_world_rank) == (True, 1)  # not yet suspended last month
     assert world_ranks()["1005"] == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the job worker reads what the suspension committed
+def test_a_suspension_reaching_into_last_month_moves_last_months_column_too(ranked_default_bundle):
+    suspend(starts_on=end_of_previous_month(TODAY) - timedelta(days=3))
+    jobs_run()
+
+    alice = CurrentRating.objects.get(category__slug="constructed", display_id="1001")
+    assert (alice.ranked, alice.previous_ranked, alice.previous_world_rank) == (False, False, None)
+    emi = CurrentRating.objects.get(category__slug="constructed", display_id="1005")
+    assert (emi.world_rank, emi.previous_world_rank) == (1, 1)

@@ -3,12 +3,12 @@
 import re
 
 from django import forms
-from django.urls import reverse_lazy
 from django_countries import countries
 
 from corrections.models import participant_name
 from corrections.services import NewMatch, Result, new_match_problems
 from events.models import Event, Match
+from lib.forms import PLAYER_BOX
 from players.models import Participant, Player, Team, team_member_key
 from players.search import suggested_number
 
@@ -212,13 +212,7 @@ class MergeForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in ("kept", "merged"):
-            self.fields[name].widget.attrs.update(
-                {
-                    "autocomplete": "off",
-                    "data-suggest": reverse_lazy("players:suggest"),
-                    "placeholder": "number or name",
-                }
-            )
+            self.fields[name].widget.attrs.update(PLAYER_BOX)
 
     def _player(self, field: str) -> Player:
         number = suggested_number(self.cleaned_data[field])

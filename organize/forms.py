@@ -9,10 +9,10 @@ from django import forms
 from django.conf import settings
 from django.core.validators import FileExtensionValidator
 from django.template.defaultfilters import filesizeformat
-from django.urls import reverse_lazy
 from django_countries import countries
 
 from events.models import Event, FinalPlacing, KValue
+from lib.forms import PLAYER_BOX
 from organize.importer.errors import Origin
 from organize.importer.rows import Row
 from organize.services import NEW_PLAYERS_PER_UPLOAD
@@ -311,11 +311,6 @@ class NewPlayersForm(forms.Form):
 
 
 # Results typed in ------------------------------------------------------------------------------
-
-
-# A player's box in the results forms: a membership number, or a name picked from the suggestions while typing
-# ("Name (number)"); the number is what the results keep.
-PLAYER_BOX = {"autocomplete": "off", "data-suggest": reverse_lazy("players:suggest"), "placeholder": "number or name"}
 
 
 # Names typed out (not picked from the suggestions) looked up in one submission at most: each is a search.

@@ -3,26 +3,17 @@ since the one before and its downloads."""
 
 from datetime import date
 
-from django.http import Http404, HttpResponseBadRequest, StreamingHttpResponse
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import render
 
-from public.conditional import categories_read
 from public.ranking_tables import RankingTable
-from public.ranking_views import paginate
-from ratings import exports
+from public.ranking_views import category_read, export_response, paginate
 from ratings.models import Category
 from ratings.selectors import official as selectors
 
 
-def _category(request, slug: str) -> Category:
-    category = next((each for each in categories_read(request) if each.slug == slug), None)
-    if category is None:
-        raise Http404(f"No rating category {slug!r}.")
-    return category
-
-
 def official_archive(request, slug):
-    category = _category(request, slug)
+    category = category_read(request, slug)
     return render(
         request,
         "ratings/official_archive.html",
@@ -31,7 +22,7 @@ def official_archive(request, slug):
 
 
 def official_detail(request, slug, as_of):
-    category = _category(request, slug)
+    category = category_read(request, slug)
     try:
         day = date.fromisoformat(as_of)
     except ValueError:
@@ -62,12 +53,5 @@ def official_detail(request, slug, as_of):
 def _export_response(category: Category, official, kind: str):
     if kind not in ("csv", "json"):
         return HttpResponseBadRequest("_export: csv or json\n", content_type="text/plain; charset=utf-8")
-    rows = selectors.official_export_rows(official=official)
-    if kind == "csv":
-        response = StreamingHttpResponse(exports.csv_lines(rows), content_type="text/csv; charset=utf-8")
-    else:
-        response = StreamingHttpResponse(exports.json_chunks(rows), content_type="application/json")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{category.slug}-official-{official.as_of.isoformat()}.{kind}"'
-    )
-    return response
+    name = f"{category.slug}-official-{official.as_of.isoformat()}"
+    return export_response(selectors.official_export_rows(official=official), kind, name)

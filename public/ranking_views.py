@@ -52,9 +52,7 @@ def ranking_index(request):
 @public_page_cached(ranking_state)
 def ranking_detail(request, slug):
     categories = categories_read(request)  # the tabs; the category is one of them
-    category = next((each for each in categories if each.slug == slug), None)
-    if category is None:
-        raise Http404(f"No rating category {slug!r}.")
+    category = category_read(request, slug)
     today = timezone.localdate()
     form = RankingFiltersForm(request.GET, today=today)
     export = request.GET.get("_export")
@@ -106,11 +104,17 @@ def ranking_detail(request, slug):
     return render(request, "ratings/ranking.html", context)
 
 
-def history_download(request, slug):
-    """The list's whole history as a compressed CSV (ratings.services.downloads), as an attachment."""
+def category_read(request, slug: str) -> Category:
+    """The category of `slug`, from the request's categories (read once per request), or a 404."""
     category = next((each for each in categories_read(request) if each.slug == slug), None)
     if category is None:
         raise Http404(f"No rating category {slug!r}.")
+    return category
+
+
+def history_download(request, slug):
+    """The list's whole history as a compressed CSV (ratings.services.downloads), as an attachment."""
+    category = category_read(request, slug)
     if not category.history_file or not default_storage.exists(category.history_file):
         raise Http404(f"The {category.name} history file is not written yet: it is, within the hour.")
     response = FileResponse(
@@ -244,11 +248,6 @@ def _export_url(category: Category, filters: RankingFilters, kind: str) -> str:
 def _export_response(category: Category, filters: RankingFilters, kind: str, today) -> HttpResponseBase:
     if kind not in ("csv", "json"):
         return HttpResponseBadRequest("_export: csv or json\n", content_type="text/plain; charset=utf-8")
-    rows = ranking_export_rows(category=category, filters=filters)
-    if kind == "csv":
-        response = StreamingHttpResponse(exports.csv_lines(rows), content_type="text/csv; charset=utf-8")
-    else:
-        response = StreamingHttpResponse(exports.json_chunks(rows), content_type="application/json")
     name = "-".join(
         part
         for part in (
@@ -259,5 +258,14 @@ def _export_response(category: Category, filters: RankingFilters, kind: str, tod
         )
         if part
     )
+    return export_response(ranking_export_rows(category=category, filters=filters), kind, name)
+
+
+def export_response(rows, kind: str, name: str) -> HttpResponseBase:
+    """A list's rows (ratings.exports' columns) streamed as a `kind` ("csv" or "json") attachment `name`.`kind`."""
+    if kind == "csv":
+        response = StreamingHttpResponse(exports.csv_lines(rows), content_type="text/csv; charset=utf-8")
+    else:
+        response = StreamingHttpResponse(exports.json_chunks(rows), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
     return response

@@ -7,7 +7,7 @@ PORT ?= 8000
 # targets are for development. serve-prod sets DJANGO_DEBUG=0 itself.
 export DJANGO_DEBUG ?= 1
 
-.PHONY: install install-prod lock run test lint ci migrations-check bench serve-prod loadtest faults audit ops-install
+.PHONY: install messages install-prod lock run test lint ci migrations-check bench serve-prod loadtest faults audit ops-install
 
 # Both requirement files are locked with hashes (pip-tools): the runtime alone in
 # production, the runtime and the test tools everywhere else.
@@ -21,7 +21,20 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@[ -x /usr/bin/chromium ] || echo "note: /usr/bin/chromium is missing; browser tests will be skipped (apt-get install chromium)"
 	touch $@
 
-install: $(VENV)/.installed
+# The translations (locale/<language>/LC_MESSAGES/django.po), compiled whenever a catalog changes.
+# Django's compilemessages runs GNU gettext's msgfmt: installed here when missing, as chromium is.
+CATALOGS := $(wildcard locale/*/LC_MESSAGES/django.po)
+%.mo: %.po  # after the virtualenv: install and install-prod name it first
+	@if ! command -v msgfmt >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; fi
+	@command -v msgfmt >/dev/null || { echo "msgfmt is missing: install GNU gettext (apt-get install gettext)"; exit 1; }
+	$(PY) manage.py compilemessages --locale $(word 2,$(subst /, ,$@)) --ignore '.venv' --ignore 'node_modules' -v0
+
+install: $(VENV)/.installed $(CATALOGS:.po=.mo)
+
+# After marking new text for translation: every catalog gets the new strings (then translate them).
+messages: install
+	$(PY) manage.py makemessages --locale de --ignore '.venv' --ignore 'node_modules' --ignore 'tests' --no-obsolete --add-location file
 
 # Production: the runtime only, no test tools.
 $(VENV)/.installed-runtime: requirements.txt
@@ -30,7 +43,7 @@ $(VENV)/.installed-runtime: requirements.txt
 	$(VENV)/bin/pip install --quiet --require-hashes -r requirements.txt
 	touch $@
 
-install-prod: $(VENV)/.installed-runtime
+install-prod: $(VENV)/.installed-runtime $(CATALOGS:.po=.mo)
 
 # After changing requirements.in or requirements-dev.in: pin and hash again.
 lock: install

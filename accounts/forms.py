@@ -1,6 +1,9 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import MembershipClaim
 from players.models import membership_number_validator
@@ -10,7 +13,9 @@ class SignUpForm(UserCreationForm):
     """A name to sign in with, an e-mail address to confirm, and a password (Django's validators)."""
 
     email = forms.EmailField(
-        label="E-mail", max_length=254, help_text="We send a link there: the account opens once you follow it."
+        label=gettext_lazy("E-mail"),
+        max_length=254,
+        help_text=gettext_lazy("We send a link there: the account opens once you follow it."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -20,12 +25,13 @@ class SignUpForm(UserCreationForm):
 
 class ClaimForm(forms.Form):
     membership_number = forms.CharField(
+        label=gettext_lazy("Membership number"),
         max_length=32,
         validators=[membership_number_validator],
-        help_text="Your DCI or V:EKN number. An admin compares it with your account and links them.",
+        help_text=gettext_lazy("Your DCI or V:EKN number. An admin compares it with your account and links them."),
     )
     note = forms.CharField(
-        label=MembershipClaim._meta.get_field("note").verbose_name.capitalize(),
+        label=capfirst(MembershipClaim._meta.get_field("note").verbose_name),
         help_text=MembershipClaim._meta.get_field("note").help_text,
         max_length=1000,
         required=False,
@@ -37,16 +43,19 @@ class ClaimDecisionForm(forms.Form):
     ACCEPT = "accept"
     REJECT = "reject"
 
-    decision = forms.ChoiceField(choices=[(ACCEPT, "Confirm"), (REJECT, "Refuse")], widget=forms.HiddenInput)
+    decision = forms.ChoiceField(
+        choices=[(ACCEPT, gettext_lazy("Confirm")), (REJECT, gettext_lazy("Refuse"))], widget=forms.HiddenInput
+    )
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         max_length=1000,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="The player reads it. Needed to refuse.",
+        help_text=gettext_lazy("The player reads it. Needed to refuse."),
     )
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("decision") == self.REJECT and not cleaned.get("reason", "").strip():
-            self.add_error("reason", "Say why: the player reads it.")
+            self.add_error("reason", _("Say why: the player reads it."))
         return cleaned

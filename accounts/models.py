@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from accounts.roles import MANAGE_ALL_EVENTS, ORGANIZE_EVENTS
 from players.models import Player
@@ -41,9 +42,9 @@ class Profile(models.Model):
 
 
 class ClaimStatus(models.TextChoices):
-    OPEN = "open", "Waiting for an admin"
-    ACCEPTED = "accepted", "Confirmed"
-    REJECTED = "rejected", "Not confirmed"
+    OPEN = "open", gettext_lazy("Waiting for an admin")
+    ACCEPTED = "accepted", gettext_lazy("Confirmed")
+    REJECTED = "rejected", gettext_lazy("Not confirmed")
 
 
 class MembershipClaim(models.Model):
@@ -57,10 +58,10 @@ class MembershipClaim(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership_claims")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
     note = models.TextField(
-        "how an admin can tell it is you",
+        gettext_lazy("how an admin can tell it is you"),
         max_length=1000,
         blank=True,
-        help_text="Optional: events you played, your store, anything that helps an admin compare.",
+        help_text=gettext_lazy("Optional: events you played, your store, anything that helps an admin compare."),
     )
     status = models.CharField(max_length=8, choices=ClaimStatus.choices, default=ClaimStatus.OPEN)
     filed_at = models.DateTimeField(auto_now_add=True)
@@ -84,6 +85,10 @@ class MembershipClaim(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == ClaimStatus.OPEN
+
+    @property
+    def is_accepted(self) -> bool:
+        return self.status == ClaimStatus.ACCEPTED
 
 
 PASSWORD_RESET_WINDOW = timedelta(hours=1)  # reset e-mails are counted over this long

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext as _
 
 from accounts.models import PASSWORD_RESET_WINDOW, ClaimStatus, MembershipClaim, PasswordResetRequest, Profile
 from accounts.selectors import password_resets_requested
@@ -67,7 +68,7 @@ def account_sign_up(*, username: str, email: str, password: str, site: dict) -> 
             with transaction.atomic():
                 existing = User.objects.create_user(username=username, email=email, password=password, is_active=False)
         except IntegrityError:  # the same name signed up meanwhile: the form checked it, but another request won
-            raise ValidationError({"username": "A user with that username already exists."}) from None
+            raise ValidationError({"username": _("A user with that username already exists.")}) from None
         Profile.objects.create(user=existing)
     mail_on_commit(
         to=existing.email,
@@ -134,13 +135,18 @@ def claim_file(*, user, membership_number: str, note: str = "") -> MembershipCla
     """The user says `membership_number` is theirs; it waits in the claims queue. Replaces their open claim."""
     profile = profile_of(user=user)
     if profile.player_id is not None:
-        raise ValidationError("Your account is linked to a player already.")
+        raise ValidationError(_("Your account is linked to a player already."))
     player = Player.objects.public().filter(membership_number=membership_number.strip()).first()
     if player is None:
-        raise ValidationError({"membership_number": f"No player has the membership number “{membership_number}”."})
+        raise ValidationError(
+            {
+                "membership_number": _("No player has the membership number “%(number)s”.")
+                % {"number": membership_number}
+            }
+        )
     if Profile.objects.filter(player=player).exists():
         raise ValidationError(
-            {"membership_number": "That number belongs to another account. If it is yours, write to an admin."}
+            {"membership_number": _("That number belongs to another account. If it is yours, write to an admin.")}
         )
     MembershipClaim.objects.filter(user=user, status=ClaimStatus.OPEN).delete()
     claim = MembershipClaim(user=user, player=player, note=note.strip())
@@ -171,7 +177,7 @@ def _claim_decide(claim: MembershipClaim, *, by, reason: str, status: str, site:
 def claim_accept(*, claim: MembershipClaim, by, reason: str = "", site: dict) -> MembershipClaim:
     """Link the account to the claimed player; the user is told by e-mail and on their account page."""
     if Profile.objects.filter(player=claim.player_id).exclude(user=claim.user_id).exists():
-        raise ValidationError("That player is linked to another account meanwhile.")
+        raise ValidationError(_("That player is linked to another account meanwhile."))
     claim = _claim_decide(claim, by=by, reason=reason, status=ClaimStatus.ACCEPTED, site=site)
     profile_link(profile=profile_of(user=claim.user), player=claim.player, by=by)
     return claim
@@ -181,7 +187,7 @@ def claim_accept(*, claim: MembershipClaim, by, reason: str = "", site: dict) ->
 def claim_reject(*, claim: MembershipClaim, by, reason: str, site: dict) -> MembershipClaim:
     """Refuse the claim with a reason the user reads; they may claim again."""
     if not reason.strip():
-        raise ValidationError({"reason": "Say why: the player reads it."})
+        raise ValidationError({"reason": _("Say why: the player reads it.")})
     return _claim_decide(claim, by=by, reason=reason, status=ClaimStatus.REJECTED, site=site)
 
 

@@ -11,6 +11,7 @@ from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordRes
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services
@@ -62,7 +63,7 @@ def sign_up_confirm(request, uidb64, token):
     if request.method == "POST":
         services.account_confirm(user=user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Your e-mail address is confirmed and you are signed in. Now claim your number.")
+        messages.success(request, _("Your e-mail address is confirmed and you are signed in. Now claim your number."))
         return redirect("accounts:account")
     return render(request, "registration/sign_up_confirm.html", {"valid": True, "account": user})
 
@@ -129,7 +130,7 @@ def account(request):
         except ValidationError as error:
             errors_to_form(form, error)
         else:
-            messages.success(request, "Thank you: an admin will compare your account with that player and decide.")
+            messages.success(request, _("Thank you: an admin will compare your account with that player and decide."))
             return redirect("accounts:account")
     claims = selectors.claims_of_user(user=request.user)
     return render(

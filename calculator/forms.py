@@ -2,25 +2,31 @@ import re
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings.engine.calculator import FIXED_K_RULESETS, K_VALUES
 
 RULES = [
-    ("dci-2001", "DCI 2001: the event's K, a draw scores ½"),
-    ("match-points", "Match points: K by rating band, a draw scores ⅓"),
-    ("dci-1997", "DCI 1997, established player: K by rating band, halved for small events"),
+    ("dci-2001", gettext_lazy("DCI 2001: the event's K, a draw scores ½")),
+    ("match-points", gettext_lazy("Match points: K by rating band, a draw scores ⅓")),
+    ("dci-1997", gettext_lazy("DCI 1997, established player: K by rating band, halved for small events")),
 ]
 BAND = "band"
 K_CHOICES = [
-    ("8", "8: casual (Friday Night Magic)"),
-    ("16", "16: default"),
-    ("24", "24: enhanced"),
-    ("32", "32: Pro Tour Qualifier"),
-    ("40", "40: Grand Prix, Nationals"),
-    ("48", "48: Pro Tour, Worlds"),
-    (BAND, "By rating band: 32 / 24 / 16"),
+    ("8", gettext_lazy("8: casual (Friday Night Magic)")),
+    ("16", gettext_lazy("16: default")),
+    ("24", gettext_lazy("24: enhanced")),
+    ("32", gettext_lazy("32: Pro Tour Qualifier")),
+    ("40", gettext_lazy("40: Grand Prix, Nationals")),
+    ("48", gettext_lazy("48: Pro Tour, Worlds")),
+    (BAND, gettext_lazy("By rating band: 32 / 24 / 16")),
 ]
-RESULTS = [("W", "Win"), ("D", "Draw"), ("L", "Loss")]
+RESULTS = [
+    ("W", pgettext_lazy("match result", "Win")),
+    ("D", pgettext_lazy("match result", "Draw")),
+    ("L", pgettext_lazy("match result", "Loss")),
+]
 
 DEFAULT_ROWS = 8  # opponent rows offered without JavaScript: five Swiss rounds and a top 8
 ROWS_STEP = 8  # rows the "More rows" button adds
@@ -45,19 +51,21 @@ class CalculatorForm(forms.Form):
     enough to write by hand: ?rating=1650&opponent1=1600&result1=W.
     """
 
-    rating = rating_field(label="Your rating", initial=1600)
-    rules = forms.ChoiceField(choices=RULES, initial="dci-2001", widget=forms.RadioSelect)
-    k = forms.ChoiceField(label="K-value", choices=K_CHOICES, initial="16")
-    small_event = forms.BooleanField(required=False, label="8 to 31 players (K halved)")
-    no_judge = forms.BooleanField(required=False, label="No Level II judge (K halved again)")
+    rating = rating_field(label=gettext_lazy("Your rating"), initial=1600)
+    rules = forms.ChoiceField(label=gettext_lazy("Rules"), choices=RULES, initial="dci-2001", widget=forms.RadioSelect)
+    k = forms.ChoiceField(label=gettext_lazy("K-value"), choices=K_CHOICES, initial="16")
+    small_event = forms.BooleanField(required=False, label=gettext_lazy("8 to 31 players (K halved)"))
+    no_judge = forms.BooleanField(required=False, label=gettext_lazy("No Level II judge (K halved again)"))
 
     def __init__(self, data=None, *, rows: int | None = None, **kwargs):
         super().__init__(data, **kwargs)
         self.row_count = self._row_count(rows)
         for number in range(1, self.row_count + 1):
-            self.fields[f"opponent{number}"] = rating_field(label=f"Opponent {number}: rating", required=False)
+            self.fields[f"opponent{number}"] = rating_field(
+                label=_("Opponent %(number)s: rating") % {"number": number}, required=False
+            )
             self.fields[f"result{number}"] = forms.ChoiceField(
-                label=f"Result against opponent {number}",
+                label=_("Result against opponent %(number)s") % {"number": number},
                 choices=RESULTS,
                 initial="W",
                 required=False,  # an empty row needs none
@@ -105,20 +113,24 @@ class CalculatorForm(forms.Form):
         cleaned["opponents"] = self._opponents(cleaned)
         row_fields = [name for name in self.fields if OPPONENT_FIELD.match(name) or name.startswith("result")]
         if not cleaned["opponents"] and not any(name in self.errors for name in row_fields):
-            raise forms.ValidationError("Enter at least one opponent's rating.", code="no_opponents")
+            raise forms.ValidationError(_("Enter at least one opponent's rating."), code="no_opponents")
         return cleaned
 
     def _check_k(self, rules: str | None, cleaned: dict) -> None:
         """The K-value and the halvings must suit the rules (a wrong field is told, not silently ignored)."""
         if rules and "k" in cleaned:
             if rules in FIXED_K_RULESETS and cleaned["k"] is None:
-                self.add_error("k", f"The 2001 rules use the event's K: choose one of {', '.join(map(str, K_VALUES))}.")
+                self.add_error(
+                    "k",
+                    _("The 2001 rules use the event's K: choose one of %(values)s.")
+                    % {"values": ", ".join(map(str, K_VALUES))},
+                )
             elif rules not in FIXED_K_RULESETS and cleaned["k"] is not None:
-                self.add_error("k", "These rules take K from your rating band: choose “By rating band”.")
+                self.add_error("k", _("These rules take K from your rating band: choose “By rating band”."))
         if rules != "dci-1997":
             for field in ("small_event", "no_judge"):
                 if cleaned.get(field):
-                    self.add_error(field, "Only the 1997 rules halve K: untick this or choose the 1997 rules.")
+                    self.add_error(field, _("Only the 1997 rules halve K: untick this or choose the 1997 rules."))
 
     def _opponents(self, cleaned: dict) -> list[tuple[float, str]]:
         """(rating, result) of every row with a rating, in row order; rows without one are skipped."""
@@ -130,5 +142,5 @@ class CalculatorForm(forms.Form):
             if result:
                 opponents.append((rating, result))
             elif f"result{number}" not in self.errors:
-                self.add_error(f"result{number}", "Choose a win, a draw or a loss.")
+                self.add_error(f"result{number}", _("Choose a win, a draw or a loss."))
         return opponents

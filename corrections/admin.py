@@ -7,6 +7,8 @@ are decided on their review page, which shows the impact first.
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from corrections import (
     results_admin,  # noqa: F401  (events, matches and standings: edits are corrections)
@@ -46,11 +48,11 @@ class CorrectionAdmin(_ReadOnlyForAdmins):
                      "participant1__player__membership_number", "participant2__player__membership_number"]  # fmt: skip
     date_hierarchy = "corrected_at"
 
-    @admin.display(description="change")
+    @admin.display(description=gettext_lazy("change"))
     def change(self, correction):
         return f"{correction.old_result} → {correction.new_result}"
 
-    @admin.display(description="public log")
+    @admin.display(description=gettext_lazy("public log"))
     def log_entry(self, correction):
         return format_html('<a href="{}">#{}</a>', correction.get_absolute_url(), correction.pk)
 
@@ -63,14 +65,14 @@ class AppealAdmin(_ReadOnlyForAdmins):
     search_fields = ["player__name", "player__membership_number", "match_label", "explanation"]
     date_hierarchy = "created_at"
 
-    @admin.display(description="reported → claimed")
+    @admin.display(description=gettext_lazy("reported → claimed"))
     def claimed(self, appeal):
         return f"{appeal.reported_result} → {appeal.claimed_result}"
 
-    @admin.display(description="review")
+    @admin.display(description=gettext_lazy("review"))
     def review(self, appeal):
         url = reverse("corrections:appeal_review", args=[appeal.pk])
-        return format_html('<a href="{}">{}</a>', url, "Review" if appeal.is_open else "Details")
+        return format_html('<a href="{}">{}</a>', url, pgettext("button", "Review") if appeal.is_open else _("Details"))
 
 
 @admin.register(Suspension)

@@ -10,6 +10,9 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from accounts import selectors as account_selectors
@@ -60,7 +63,7 @@ def _decided(request, label: str, accept, reject, told: tuple[str, str]):
             messages.success(request, told[0] if accepted else told[1])
             return redirect("corrections:claim_queue")
     problems = "; ".join(str(problem) for problems in form.errors.values() for problem in problems)
-    messages.error(request, f"{label} not decided: {problems}")
+    messages.error(request, _("%(what)s not decided: %(problems)s") % {"what": label, "problems": problems})
     return redirect("corrections:claim_queue")
 
 
@@ -74,10 +77,13 @@ def claim_decide(request, claim_id):
     decision = {"claim": claim, "by": request.user, "site": mail_site(request)}
     return _decided(
         request,
-        f"Claim #{claim.pk}",
+        _("Claim #%(number)s") % {"number": claim.pk},
         lambda reason: account_services.claim_accept(**decision, reason=reason),
         lambda reason: account_services.claim_reject(**decision, reason=reason),
-        (f"Claim confirmed: the account is linked to {who}.", f"Claim refused for {who}."),
+        (
+            _("Claim confirmed: the account is linked to %(player)s.") % {"player": who},
+            _("Claim refused for %(player)s.") % {"player": who},
+        ),
     )
 
 
@@ -91,12 +97,13 @@ def detail_decide(request, request_id):
     who = f"{found.name} ({found.player.membership_number})"
     return _decided(
         request,
-        f"Request #{found.pk}",
+        _("Request #%(number)s") % {"number": found.pk},
         lambda reason: services.detail_request_accept(request=found, by=request.user, reason=reason),
         lambda reason: services.detail_request_reject(request=found, by=request.user, reason=reason),
         (
-            f"Request accepted: {who} has the new details; today's lists move them within a minute.",
-            f"Request refused for {who}.",
+            _("Request accepted: %(player)s has the new details; today's lists move them within a minute.")
+            % {"player": who},
+            _("Request refused for %(player)s.") % {"player": who},
         ),
     )
 
@@ -123,11 +130,22 @@ def player_merge(request):
             except ValidationError as error:
                 errors_to_form(form, error)
             else:
-                recomputed = f"; the lists are recomputed from {merge.since:%d %b %Y}" if merge.since else ""
-                messages.success(
-                    request,
-                    f"{merge.merged_name} ({merge.merged_number}) merged into {kept.name} ({kept.membership_number}): "
-                    f"{merge.matches_moved} matches and {merge.standings_moved} standings moved{recomputed}.",
-                )
+                moved = {
+                    "merged": f"{merge.merged_name} ({merge.merged_number})",
+                    "kept": f"{kept.name} ({kept.membership_number})",
+                    "matches": merge.matches_moved,
+                    "standings": merge.standings_moved,
+                }
+                if merge.since:
+                    moved["since"] = dateformat.format(
+                        merge.since, pgettext("a day in a sentence (PHP date format)", "d M Y")
+                    )
+                    done = _(
+                        "%(merged)s merged into %(kept)s: %(matches)s matches and %(standings)s standings moved; "
+                        "the lists are recomputed from %(since)s."
+                    )
+                else:
+                    done = _("%(merged)s merged into %(kept)s: %(matches)s matches and %(standings)s standings moved.")
+                messages.success(request, done % moved)
                 return redirect("players:detail", number=kept.membership_number)
     return render(request, "corrections/merge.html", {"form": form, "plan": plan, "impacts": impacts})

@@ -3,6 +3,8 @@
 import re
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django_countries import countries
 
 from corrections.models import participant_name
@@ -16,17 +18,18 @@ MAX_GAMES = 99
 REASON_MAX = 2000
 
 
-def games_field(label: str) -> forms.IntegerField:
+def games_field(label) -> forms.IntegerField:
     return forms.IntegerField(
         label=label, min_value=0, max_value=MAX_GAMES, widget=forms.NumberInput(attrs={"size": 3})
     )
 
 
-def reason_field(label: str = "Reason", help_text: str = "") -> forms.CharField:
+def reason_field(label=None, help_text=None) -> forms.CharField:
+    # `is None`, not `or`: the truth of a lazy text would translate it at import.
     return forms.CharField(
-        label=label,
+        label=gettext_lazy("Reason") if label is None else label,
         max_length=REASON_MAX,
-        help_text=help_text or "Shown in the public correction log.",
+        help_text=gettext_lazy("Shown in the public correction log.") if help_text is None else help_text,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
@@ -34,13 +37,13 @@ def reason_field(label: str = "Reason", help_text: str = "") -> forms.CharField:
 class AppealForm(forms.Form):
     """What the player says happened, from their own side of the match."""
 
-    own_games = games_field("Games you won")
-    opponent_games = games_field("Games your opponent won")
-    draws = games_field("Games drawn")
+    own_games = games_field(gettext_lazy("Games you won"))
+    opponent_games = games_field(gettext_lazy("Games your opponent won"))
+    draws = games_field(gettext_lazy("Games drawn"))
     explanation = forms.CharField(
-        label="What happened",
+        label=gettext_lazy("What happened"),
         max_length=REASON_MAX,
-        help_text="Why the recorded result is wrong: the admins decide on what you write here.",
+        help_text=gettext_lazy("Why the recorded result is wrong: the admins decide on what you write here."),
         widget=forms.Textarea(attrs={"rows": 4}),
     )
 
@@ -49,7 +52,7 @@ class AppealForm(forms.Form):
         kwargs.setdefault("initial", {"own_games": own, "opponent_games": other, "draws": match.draws})
         super().__init__(*args, **kwargs)
         opponent = match.participant2 if side == 1 else match.participant1
-        self.fields["opponent_games"].label = f"Games {participant_name(opponent)} won"
+        self.fields["opponent_games"].label = _("Games %(name)s won") % {"name": participant_name(opponent)}
 
 
 class DecisionForm(forms.Form):
@@ -59,7 +62,7 @@ class DecisionForm(forms.Form):
 
     decision = forms.ChoiceField(choices=[(ACCEPT, "Accept"), (REJECT, "Reject")], widget=forms.HiddenInput)
     reason = reason_field(
-        help_text="Shown to the player; an accepted appeal's reason goes to the public correction log."
+        help_text=gettext_lazy("Shown to the player; an accepted appeal's reason goes to the public correction log.")
     )
 
 
@@ -86,10 +89,10 @@ class _ExpectedResultForm(forms.Form):
 
 
 class MatchCorrectForm(_ExpectedResultForm):
-    games1 = games_field("Games won by side 1")
-    games2 = games_field("Games won by side 2")
-    draws = games_field("Games drawn")
-    elimination = forms.BooleanField(label="Elimination round", required=False)
+    games1 = games_field(gettext_lazy("Games won by side 1"))
+    games2 = games_field(gettext_lazy("Games won by side 2"))
+    draws = games_field(gettext_lazy("Games drawn"))
+    elimination = forms.BooleanField(label=gettext_lazy("Elimination round"), required=False)
     reason = reason_field()
 
     field_order = ["games1", "games2", "draws", "elimination", "reason"]
@@ -107,15 +110,15 @@ class MatchCorrectForm(_ExpectedResultForm):
         )
         super().__init__(*args, **kwargs)
         self.match = match
-        self.fields["games1"].label = f"Games won by {participant_name(match.participant1)}"
-        self.fields["games2"].label = f"Games won by {participant_name(match.participant2)}"
+        self.fields["games1"].label = _("Games won by %(name)s") % {"name": participant_name(match.participant1)}
+        self.fields["games2"].label = _("Games won by %(name)s") % {"name": participant_name(match.participant2)}
 
     def clean(self):
         data = super().clean()
         if self.match.is_bye:
-            raise forms.ValidationError("A bye has no result to correct: it is never rated. Remove it instead.")
+            raise forms.ValidationError(_("A bye has no result to correct: it is never rated. Remove it instead."))
         if data.get("elimination") and "games1" in data and data.get("games1") == data.get("games2"):
-            self.add_error("games2", "An elimination-round match cannot be a draw: one side must win more games.")
+            self.add_error("games2", _("An elimination-round match cannot be a draw: one side must win more games."))
         return data
 
     def result(self) -> Result:
@@ -131,17 +134,20 @@ class MatchRemoveForm(_ExpectedResultForm):
         super().__init__(*args, **kwargs)
 
 
-SIDE_HELP = {1: "The player's membership number.", 3: "The team's members' membership numbers, e.g. 1001 1002 1003."}
+SIDE_HELP = {
+    1: gettext_lazy("The player's membership number."),
+    3: gettext_lazy("The team's members' membership numbers, e.g. 1001 1002 1003."),
+}
 
 
 class MatchAddForm(forms.Form):
-    round = forms.IntegerField(min_value=1, max_value=32767)
-    side1 = forms.CharField(label="Side 1", max_length=120)
-    side2 = forms.CharField(label="Side 2", max_length=120)
-    games1 = games_field("Games won by side 1")
-    games2 = games_field("Games won by side 2")
-    draws = games_field("Games drawn")
-    elimination = forms.BooleanField(label="Elimination round", required=False)
+    round = forms.IntegerField(label=pgettext_lazy("noun", "Round"), min_value=1, max_value=32767)
+    side1 = forms.CharField(label=gettext_lazy("Side 1"), max_length=120)
+    side2 = forms.CharField(label=gettext_lazy("Side 2"), max_length=120)
+    games1 = games_field(gettext_lazy("Games won by side 1"))
+    games2 = games_field(gettext_lazy("Games won by side 2"))
+    draws = games_field(gettext_lazy("Games drawn"))
+    elimination = forms.BooleanField(label=gettext_lazy("Elimination round"), required=False)
     reason = reason_field()
 
     def __init__(self, *args, event: Event, **kwargs):
@@ -156,12 +162,14 @@ class MatchAddForm(forms.Form):
         if self.event.team_size == 1:
             player = Player.objects.select_related("participant").filter(membership_number=text).first()
             if player is None:
-                raise forms.ValidationError(f"No player has the membership number “{text}”.")
+                raise forms.ValidationError(_("No player has the membership number “%(number)s”.") % {"number": text})
             return player.participant
         numbers = [number for number in re.split(r"[\s,+/]+", text) if number]
         team = Team.objects.select_related("participant").filter(member_key=team_member_key(numbers)).first()
         if team is None:
-            raise forms.ValidationError(f"No team has exactly the members {', '.join(numbers) or '(none)'}.")
+            raise forms.ValidationError(
+                _("No team has exactly the members %(numbers)s.") % {"numbers": ", ".join(numbers) or _("(none)")}
+            )
         return team.participant
 
     def clean_side1(self):
@@ -185,19 +193,29 @@ class MatchAddForm(forms.Form):
         return data
 
 
+def _country_choices() -> list[tuple[str, str]]:
+    """No country, then every country by its name in the visitor's language (so, built for each form)."""
+    return [("", _("No country")), *countries]
+
+
 class DetailRequestForm(forms.Form):
     """A linked player's own details as they should be, and why."""
 
-    name = forms.CharField(max_length=200, help_text="As it should appear in the lists.")
-    country = forms.ChoiceField(choices=[("", "No country")] + list(countries), required=False)
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=200, help_text=gettext_lazy("As it should appear in the lists.")
+    )
+    country = forms.ChoiceField(label=gettext_lazy("Country"), choices=_country_choices, required=False)
     region = forms.CharField(
-        max_length=6, required=False, help_text="Optional: the ISO 3166-2 code of your region, e.g. DE-BY."
+        label=gettext_lazy("Region"),
+        max_length=6,
+        required=False,
+        help_text=gettext_lazy("Optional: the ISO 3166-2 code of your region, e.g. DE-BY."),
     )
     explanation = forms.CharField(
-        label="Why",
+        label=gettext_lazy("Why"),
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="E.g. a misspelt name, or the country you live and play in now. An admin reads it.",
+        help_text=gettext_lazy("E.g. a misspelt name, or the country you live and play in now. An admin reads it."),
     )
 
 
@@ -205,9 +223,17 @@ class MergeForm(forms.Form):
     """Two numbers of one person: the one kept and the one given up (a number, or a name picked from the
     suggestions), and why."""
 
-    kept = forms.CharField(label="Number kept", max_length=250, help_text="The record that stays.")
-    merged = forms.CharField(label="Number given up", max_length=250, help_text="Its matches move to the one kept.")
-    reason = forms.CharField(label="Why they are one person", max_length=1000, widget=forms.Textarea(attrs={"rows": 3}))
+    kept = forms.CharField(
+        label=gettext_lazy("Number kept"), max_length=250, help_text=gettext_lazy("The record that stays.")
+    )
+    merged = forms.CharField(
+        label=gettext_lazy("Number given up"),
+        max_length=250,
+        help_text=gettext_lazy("Its matches move to the one kept."),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Why they are one person"), max_length=1000, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -218,7 +244,7 @@ class MergeForm(forms.Form):
         number = suggested_number(self.cleaned_data[field])
         player = Player.objects.public().filter(membership_number=number.strip()).first()
         if player is None:
-            raise forms.ValidationError(f"No player has the membership number “{number}”.")
+            raise forms.ValidationError(_("No player has the membership number “%(number)s”.") % {"number": number})
         return player
 
     def clean_kept(self) -> Player:

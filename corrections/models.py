@@ -10,6 +10,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django_countries.fields import CountryField
 
 from players.formatting import games_shown
@@ -18,10 +20,10 @@ from players.formatting import games_shown
 def result_text(name1: str, name2: str, games1: int, games2: int, draws: int) -> str:
     """A result readable from either side: "Alice won 2–1", "drawn 1–1"."""
     if games1 > games2:
-        return f"{name1} won {games_shown(games1, games2, draws)}"
+        return _("%(name)s won %(games)s") % {"name": name1, "games": games_shown(games1, games2, draws)}
     if games2 > games1:
-        return f"{name2} won {games_shown(games2, games1, draws)}"
-    return f"drawn {games_shown(games1, games2, draws)}"
+        return _("%(name)s won %(games)s") % {"name": name2, "games": games_shown(games2, games1, draws)}
+    return _("drawn %(games)s") % {"games": games_shown(games1, games2, draws)}
 
 
 def participant_name(participant) -> str:
@@ -33,15 +35,15 @@ def participant_name(participant) -> str:
 
 
 class CorrectionKind(models.TextChoices):
-    RESULT = "result", "Result corrected"
-    REMOVAL = "removal", "Match removed"
-    ADDITION = "addition", "Match added"
+    RESULT = "result", gettext_lazy("Result corrected")
+    REMOVAL = "removal", gettext_lazy("Match removed")
+    ADDITION = "addition", gettext_lazy("Match added")
 
 
 class CorrectionSource(models.TextChoices):
-    APPEAL = "appeal", "Appeal"
-    ADMIN = "admin", "Admin"
-    IMPORT = "import", "Re-import"
+    APPEAL = "appeal", gettext_lazy("Appeal")
+    ADMIN = "admin", pgettext_lazy("correction source", "Admin")
+    IMPORT = "import", gettext_lazy("Re-import")
 
 
 class CorrectionQuerySet(models.QuerySet):
@@ -121,7 +123,7 @@ class Correction(models.Model):
 
     @property
     def name2(self) -> str:
-        return participant_name(self.participant2)
+        return _("bye") if self.participant2_id is None else participant_name(self.participant2)
 
     @property
     def pairing(self) -> str:
@@ -130,26 +132,26 @@ class Correction(models.Model):
     @property
     def old_result(self) -> str:
         if self.old_games1 is None:
-            return "not recorded"
+            return _("not recorded")
         return result_text(self.name1, self.name2, self.old_games1, self.old_games2, self.old_draws)
 
     @property
     def new_result(self) -> str:
         if self.new_games1 is None:
-            return "removed"
+            return _("removed")
         return result_text(self.name1, self.name2, self.new_games1, self.new_games2, self.new_draws)
 
     @property
     def corrected_by_name(self) -> str:
         if self.corrected_by is not None:
             return self.corrected_by.get_username()
-        return "the results import" if self.source == CorrectionSource.IMPORT else "an admin"
+        return _("the results import") if self.source == CorrectionSource.IMPORT else _("an admin")
 
 
 class AppealStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    ACCEPTED = "accepted", "Accepted"
-    REJECTED = "rejected", "Rejected"
+    OPEN = "open", pgettext_lazy("appeal status", "Open")
+    ACCEPTED = "accepted", gettext_lazy("Accepted")
+    REJECTED = "rejected", gettext_lazy("Rejected")
 
 
 class AppealQuerySet(models.QuerySet):
@@ -233,8 +235,10 @@ class Appeal(models.Model):
     def _from_side(self, games1: int, games2: int, draws: int) -> str:
         """A result from the appellant's side: "won 2–1", "lost 0–2", "drew 1–1"."""
         own, other = (games1, games2) if self.side == 1 else (games2, games1)
-        verb = "won" if own > other else "lost" if own < other else "drew"
-        return f"{verb} {games_shown(own, other, draws)}"
+        games = games_shown(own, other, draws)
+        if own > other:
+            return _("won %(games)s") % {"games": games}
+        return (_("lost %(games)s") if own < other else _("drew %(games)s")) % {"games": games}
 
     @property
     def reported_result(self) -> str:
@@ -292,9 +296,9 @@ class DetailRequest(models.Model):
     def changes(self) -> list[tuple[str, str, str]]:
         """(what, was, asked for) for each detail the request changes."""
         pairs = [
-            ("Name", self.old_name, self.name),
-            ("Country", self.old_country, self.country.code or ""),
-            ("Region", self.old_region, self.region),
+            (_("Name"), self.old_name, self.name),
+            (_("Country"), self.old_country, self.country.code or ""),
+            (_("Region"), self.old_region, self.region),
         ]
         return [(what, old, new) for what, old, new in pairs if old != new]
 

@@ -12,8 +12,10 @@ from django.db.models import F, Q
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from corrections.services import NewMatch, Result, match_add, match_correct
+from corrections.services import NewMatch, Result, kind_problem, match_add, match_correct
 from events.models import Event, Match, MatchResult, Standing
 from events.services import (
     event_change_kinds,
@@ -37,13 +39,13 @@ def _check_participant_kind(form, field, event):
     participant = form.cleaned_data.get(field)
     expected = Participant.Kind.PLAYER if event.team_size == 1 else Participant.Kind.TEAM
     if participant is not None and participant.kind != expected:
-        form.add_error(field, f"{event} is played by {expected}s; {participant} is a {participant.kind}.")
+        form.add_error(field, kind_problem(str(event), expected, participant))
 
 
 class EventFilter(admin.SimpleListFilter):
     """Names the event chosen from its page; listing every event would be far too long."""
 
-    title = "event"
+    title = gettext_lazy("event")
     parameter_name = "event"
 
     def lookups(self, request, model_admin):
@@ -55,7 +57,7 @@ class EventFilter(admin.SimpleListFilter):
 
 
 class MatchResultFilter(admin.SimpleListFilter):
-    title = "result"
+    title = gettext_lazy("result")
     parameter_name = "result"
 
     CONDITIONS = {
@@ -98,24 +100,24 @@ class EventAdmin(admin.ModelAdmin):
     readonly_fields = ["created_at", "match_link", "standing_link", "add_match_link"]
     fieldsets = [
         (None, {"fields": ["name", "code", "date", "format", "team_size", "structure", "player_count"]}),
-        ("Rating", {"fields": ["k", "level2_judge", "level"]}),
-        ("Place", {"fields": ["country", "city"]}),
-        ("Administration", {"fields": ["organizer", "status", "created_at"]}),
-        ("Results", {"fields": ["match_link", "standing_link", "add_match_link"]}),
+        (gettext_lazy("Rating"), {"fields": ["k", "level2_judge", "level"]}),
+        (pgettext_lazy("venue", "Place"), {"fields": ["country", "city"]}),
+        (gettext_lazy("Administration"), {"fields": ["organizer", "status", "created_at"]}),
+        (gettext_lazy("Results"), {"fields": ["match_link", "standing_link", "add_match_link"]}),
     ]
 
-    @admin.display(description="missing match")
+    @admin.display(description=gettext_lazy("missing match"))
     def add_match_link(self, event):
         if event.pk is None:
             return "—"
         url = reverse("corrections:match_add", args=[event.pk])
-        return format_html('<a href="{}">Add a match, with a reason and an impact preview</a>', url)
+        return format_html('<a href="{}">{}</a>', url, _("Add a match, with a reason and an impact preview"))
 
-    @admin.display(description="matches")
+    @admin.display(description=gettext_lazy("matches"))
     def match_link(self, event):
         return self._changelist_link(event, Match, event.matches.count())
 
-    @admin.display(description="standings")
+    @admin.display(description=gettext_lazy("standings"))
     def standing_link(self, event):
         return self._changelist_link(event, Standing, event.standings.count())
 
@@ -173,11 +175,13 @@ class MatchAdminForm(forms.ModelForm):
     """A match added or its result corrected, always with a reason: both are recorded as corrections (SPEC 5)."""
 
     correction_reason = forms.CharField(
-        label="Reason",
+        label=gettext_lazy("Reason"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Why the match is added or its result changed: recorded with the old and new result in the "
-        "public correction log.",
+        help_text=gettext_lazy(
+            "Why the match is added or its result changed: recorded with the old and new result in the "
+            "public correction log."
+        ),
     )
 
     class Meta:
@@ -191,9 +195,9 @@ class MatchAdminForm(forms.ModelForm):
         cleaned_data = super().clean()
         if self.instance.pk is not None:
             if not self.has_changed() or not set(self.changed_data) & set(RESULT_FIELDS):
-                raise forms.ValidationError("The result is the one already recorded: nothing to correct.")
+                raise forms.ValidationError(_("The result is the one already recorded: nothing to correct."))
             if self.instance.participant2_id is None:
-                raise forms.ValidationError("A bye has no result to correct: it is never rated.")
+                raise forms.ValidationError(_("A bye has no result to correct: it is never rated."))
             return cleaned_data
         event, round_number = cleaned_data.get("event"), cleaned_data.get("round")
         if event is None:
@@ -213,7 +217,11 @@ class MatchAdminForm(forms.ModelForm):
             if self.instance.pk is not None:
                 booked = booked.exclude(pk=self.instance.pk)
             if booked.exists():
-                self.add_error(field, f"{participant} already plays a match in round {round_number}.")
+                self.add_error(
+                    field,
+                    _("%(participant)s already plays a match in round %(round)s.")
+                    % {"participant": participant, "round": round_number},
+                )
         return cleaned_data
 
 
@@ -243,11 +251,11 @@ class MatchAdmin(ResultRowsAdmin):
     ]
     autocomplete_fields = ["event", "participant1", "participant2"]
 
-    @admin.display(description="games")
+    @admin.display(description=gettext_lazy("games"))
     def games(self, match):
-        return "bye" if match.is_bye else f"{match.games1}–{match.games2}"
+        return _("bye") if match.is_bye else f"{match.games1}–{match.games2}"
 
-    @admin.display(description="result")
+    @admin.display(description=gettext_lazy("result"))
     def result(self, match):
         return match.result.label
 
@@ -260,12 +268,14 @@ class MatchAdmin(ResultRowsAdmin):
         fields = [*PAIRING_FIELDS, *RESULT_FIELDS, "correction_reason"]
         return fields if obj is None else [*fields, "corrections"]
 
-    @admin.display(description="corrections")
+    @admin.display(description=gettext_lazy("corrections"))
     def corrections(self, match):
         links = format_html(
-            '<a href="{}">Correct with an impact preview</a> · <a href="{}">Remove (with a reason)</a>',
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
             reverse("corrections:match_correct", args=[match.pk]),
+            _("Correct with an impact preview"),
             reverse("corrections:match_remove", args=[match.pk]),
+            _("Remove (with a reason)"),
         )
         recorded = format_html_join(
             "",

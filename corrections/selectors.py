@@ -6,6 +6,7 @@ from datetime import date
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.selectors import user_manages_all_events, user_player
 from corrections.models import Appeal, AppealStatus, Correction, DetailRequest, PlayerMerge, participant_name
@@ -92,9 +93,9 @@ def appeal_marks(*, user, participant_id: int, match_ids) -> dict[int, AppealMar
     for match_id in match_ids:
         appeal = latest.get(match_id)
         if appeal is not None and appeal.is_open:
-            marks[match_id] = AppealMark(f"{my_appeals}#appeal-{appeal.pk}", "Appeal open", appeal.status)
+            marks[match_id] = AppealMark(f"{my_appeals}#appeal-{appeal.pk}", gettext("Appeal open"), appeal.status)
         else:
-            marks[match_id] = AppealMark(reverse("corrections:appeal_new", args=[match_id]), "Appeal")
+            marks[match_id] = AppealMark(reverse("corrections:appeal_new", args=[match_id]), gettext("Appeal"))
     return marks
 
 
@@ -163,9 +164,13 @@ class MatchCorrection:
     url: str = ""  # its entry in the public correction log
 
     def __str__(self):
-        return (
-            f"{self.corrected_on:%Y-%m-%d}: {self.old_result} → {self.new_result} by {self.corrected_by}: {self.reason}"
-        )
+        return gettext("%(date)s: %(old)s → %(new)s by %(by)s: %(reason)s") % {
+            "date": f"{self.corrected_on:%Y-%m-%d}",
+            "old": self.old_result,
+            "new": self.new_result,
+            "by": self.corrected_by,
+            "reason": self.reason,
+        }
 
 
 def match_corrections(*, match_ids) -> dict[int, list[MatchCorrection]]:

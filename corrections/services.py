@@ -14,7 +14,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.models import MembershipClaim, Profile
 from accounts.selectors import user_player
@@ -61,15 +63,15 @@ class Result:
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError({"reason": "Say why: every correction is recorded with its reason."})
+        raise ValidationError({"reason": _("Say why: every correction is recorded with its reason.")})
     return reason
 
 
 def _check_result(result: Result, *, bye: bool = False) -> None:
     if bye:
-        raise ValidationError("A bye has no result to correct: it is never rated.")
+        raise ValidationError(_("A bye has no result to correct: it is never rated."))
     if result.elimination and result.games1 == result.games2:
-        raise ValidationError("An elimination-round match cannot be a draw: one side must win more games.")
+        raise ValidationError(_("An elimination-round match cannot be a draw: one side must win more games."))
 
 
 # Appeals ----------------------------------------------------------------------------
@@ -84,7 +86,7 @@ def appeal_file(*, user, match: Match, own_games: int, opponent_games: int, draw
     """
     player = user_player(user=user)
     if player is None:
-        raise PermissionDenied("Your account is not linked to a player yet: an admin links it to your number.")
+        raise PermissionDenied(_("Your account is not linked to a player yet: an admin links it to your number."))
     match = Match.objects.select_related("event").get(pk=match.pk)
     ours = participants_of_player(player=player)
     if match.participant1_id in ours:
@@ -92,21 +94,21 @@ def appeal_file(*, user, match: Match, own_games: int, opponent_games: int, draw
     elif match.participant2_id is not None and match.participant2_id in ours:
         side = 2
     else:
-        raise PermissionDenied("You can appeal only matches you played.")
+        raise PermissionDenied(_("You can appeal only matches you played."))
     if match.is_bye:
-        raise ValidationError("A bye has no result to appeal: it is never rated.")
+        raise ValidationError(_("A bye has no result to appeal: it is never rated."))
     if match.event.status == EventStatus.DRAFT:
-        raise ValidationError("This event has not been submitted for rating yet: ask its organizer.")
+        raise ValidationError(_("This event has not been submitted for rating yet: ask its organizer."))
     explanation = (explanation or "").strip()
     if not explanation:
-        raise ValidationError({"explanation": "Say what happened: the admins decide on what you write here."})
+        raise ValidationError({"explanation": _("Say what happened: the admins decide on what you write here.")})
     claimed = (own_games, opponent_games) if side == 1 else (opponent_games, own_games)
     if match.elimination and own_games == opponent_games:
-        raise ValidationError("This was an elimination-round match: it cannot have been a draw.")
+        raise ValidationError(_("This was an elimination-round match: it cannot have been a draw."))
     if (*claimed, draws) == (match.games1, match.games2, match.draws):
-        raise ValidationError("That is the result already recorded: an appeal asks for a different one.")
+        raise ValidationError(_("That is the result already recorded: an appeal asks for a different one."))
     if Appeal.objects.open().filter(match=match, player=player).exists():
-        raise ValidationError("You already have an open appeal for this match: see “My appeals”.")
+        raise ValidationError(_("You already have an open appeal for this match: see “My appeals”."))
     # One account's appeals are counted and written one at a time: without the lock, appeals posted at
     # once each counted the others as not there yet, and ten of them stored six with a limit of five.
     # (SQLite writes one transaction at a time anyway.)
@@ -116,8 +118,13 @@ def appeal_file(*, user, match: Match, own_games: int, opponent_games: int, draw
     limit = appeals_per_day()
     if recent.count() >= limit:
         oldest = recent.order_by("created_at").values_list("created_at", flat=True).first()
-        when = f": the next one after {timezone.localtime(oldest + APPEAL_WINDOW):%Y-%m-%d %H:%M %Z}" if oldest else ""
-        raise ValidationError(f"You can file at most {limit} appeals in 24 hours{when}.")
+        if oldest is None:
+            raise ValidationError(_("You can file at most %(limit)s appeals in 24 hours.") % {"limit": limit})
+        when = f"{timezone.localtime(oldest + APPEAL_WINDOW):%Y-%m-%d %H:%M %Z}"
+        raise ValidationError(
+            _("You can file at most %(limit)s appeals in 24 hours: the next one after %(when)s.")
+            % {"limit": limit, "when": when}
+        )
     try:
         with transaction.atomic():
             return Appeal.objects.create(
@@ -136,13 +143,15 @@ def appeal_file(*, user, match: Match, own_games: int, opponent_games: int, draw
                 created_at=now,
             )
     except IntegrityError:  # filed twice at once: the database keeps one open appeal per match and player
-        raise ValidationError("You already have an open appeal for this match: see “My appeals”.") from None
+        raise ValidationError(_("You already have an open appeal for this match: see “My appeals”.")) from None
 
 
 def _open_appeal_locked(appeal: Appeal) -> Appeal:
     appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
     if not appeal.is_open:
-        raise ValidationError(f"This appeal was {appeal.get_status_display().lower()} already.")
+        raise ValidationError(
+            _("This appeal was %(status)s already.") % {"status": appeal.get_status_display().lower()}
+        )
     return appeal
 
 
@@ -158,13 +167,15 @@ def appeal_accept(*, appeal: Appeal, by, reason: str) -> Correction:
     reason = _require_reason(reason)
     appeal = _open_appeal_locked(appeal)
     if appeal.match_id is None:
-        raise ValidationError("The match was removed since the appeal was filed: reject the appeal instead.")
+        raise ValidationError(_("The match was removed since the appeal was filed: reject the appeal instead."))
     reported = Result(appeal.reported_games1, appeal.reported_games2, appeal.reported_draws)
     current = Match.objects.get(pk=appeal.match_id)
     if (current.games1, current.games2, current.draws) != (reported.games1, reported.games2, reported.draws):
         raise ValidationError(
-            "The match's result changed since the appeal was filed: check the match again, then reject the "
-            "appeal or correct the match directly."
+            _(
+                "The match's result changed since the appeal was filed: check the match again, then reject the "
+                "appeal or correct the match directly."
+            )
         )
     correction = match_correct(
         match=current,
@@ -233,7 +244,10 @@ def _locked_match(match: Match) -> Match:
     # one's lock, and then finds no match.
     found = Match.objects.select_for_update().select_related("event").filter(pk=match.pk).first()
     if found is None:
-        raise MatchGone(f"This match ({match_label(match)}) was removed meanwhile, by another admin or an import.")
+        raise MatchGone(
+            _("This match (%(match)s) was removed meanwhile, by another admin or an import.")
+            % {"match": match_label(match)}
+        )
     return found
 
 
@@ -250,10 +264,10 @@ def match_correct(
     match = _locked_match(match)
     old = Result.of(match)
     if expected is not None and old != expected:
-        raise ValidationError("The match was changed since you looked at it: check the new result and try again.")
+        raise ValidationError(_("The match was changed since you looked at it: check the new result and try again."))
     _check_result(result, bye=match.is_bye)
     if result == old:
-        raise ValidationError("That is the result already recorded: nothing to correct.")
+        raise ValidationError(_("That is the result already recorded: nothing to correct."))
     match.games1, match.games2, match.draws, match.elimination = (
         result.games1,
         result.games2,
@@ -275,7 +289,7 @@ def match_remove(*, match: Match, reason: str, by, expected: Result | None = Non
     match = _locked_match(match)
     old = Result.of(match)
     if expected is not None and old != expected:
-        raise ValidationError("The match was changed since you looked at it: check it again before removing it.")
+        raise ValidationError(_("The match was changed since you looked at it: check it again before removing it."))
     correction = _record(match, kind=CorrectionKind.REMOVAL, source=CorrectionSource.ADMIN, old=old, new=None,
                          reason=reason, by=by)  # fmt: skip
     for appeal in Appeal.objects.open().filter(match=match).select_for_update():
@@ -295,6 +309,15 @@ class NewMatch:
     result: Result
 
 
+def kind_problem(event: str, expected: str, participant: Participant) -> str:
+    """Why `participant` cannot play at the event named `event`, which is played by `expected` (players or teams)."""
+    if expected == Participant.Kind.PLAYER:
+        text = _("%(event)s is played by players; %(participant)s is a team.")
+    else:
+        text = _("%(event)s is played by teams; %(participant)s is a player.")
+    return text % {"event": event, "participant": participant}
+
+
 def new_match_problems(new: NewMatch) -> dict[str, str]:
     """What stops `new` from being added to its event: field name -> why (empty when it may be added)."""
     event, problems = new.event, {}
@@ -304,17 +327,21 @@ def new_match_problems(new: NewMatch) -> dict[str, str]:
         if participant is None:
             continue
         if participant.kind != expected:
-            problems[name] = f"{event.name} is played by {expected}s; {participant} is a {participant.kind}."
+            problems[name] = kind_problem(event.name, expected, participant)
             continue
         booked = Match.objects.filter(event=event, round=new.round).filter(
             Q(participant1=participant) | Q(participant2=participant)
         )
         if booked.exists():
-            problems[name] = f"{participant} already plays a match in round {new.round} of {event.name}."
+            problems[name] = _("%(participant)s already plays a match in round %(round)s of %(event)s.") % {
+                "participant": participant,
+                "round": new.round,
+                "event": event.name,
+            }
     if new.participant2 is not None and new.participant1 == new.participant2:
-        problems["participant2"] = "Nobody plays themselves: choose two different sides."
+        problems["participant2"] = _("Nobody plays themselves: choose two different sides.")
     if new.result.elimination and new.result.games1 == new.result.games2:
-        problems["games2"] = "An elimination-round match cannot be a draw: one side must win more games."
+        problems["games2"] = _("An elimination-round match cannot be a draw: one side must win more games.")
     return problems
 
 
@@ -351,12 +378,12 @@ def detail_request_file(*, user, name: str, country: str, region: str, explanati
     open request; checked by the same rules as any player's details, so an admin can accept it as it is."""
     player = user_player(user=user)
     if player is None:
-        raise PermissionDenied("Your account is not linked to a player yet: an admin links it to your number.")
+        raise PermissionDenied(_("Your account is not linked to a player yet: an admin links it to your number."))
     name, region = name.strip(), region.strip().upper()
     if (name, country or "", region) == (player.name, player.country.code or "", player.region):
-        raise ValidationError("Change at least one of your details.")
+        raise ValidationError(_("Change at least one of your details."))
     if not explanation.strip():
-        raise ValidationError({"explanation": "Say why: the admin reads it."})
+        raise ValidationError({"explanation": _("Say why: the admin reads it.")})
     asked = Player(
         pk=player.pk, participant_id=player.participant_id, membership_number=player.membership_number,
         name=name, country=country, region=region,
@@ -393,7 +420,7 @@ def detail_request_accept(*, request: DetailRequest, by, reason: str = "") -> De
 @transaction.atomic
 def detail_request_reject(*, request: DetailRequest, by, reason: str) -> DetailRequest:
     if not reason.strip():
-        raise ValidationError({"reason": "Say why: the player reads it."})
+        raise ValidationError({"reason": _("Say why: the player reads it.")})
     return _detail_request_decide(request, by=by, reason=reason, status=AppealStatus.REJECTED)
 
 
@@ -408,7 +435,7 @@ def suspension_save(*, suspension: Suspension, by) -> Suspension:
         suspension.suspended_by = by
     suspension.reason = suspension.reason.strip()
     if not suspension.reason:
-        raise ValidationError({"reason": "Say why: the player's page shows it."})
+        raise ValidationError({"reason": _("Say why: the player's page shows it.")})
     before = Suspension.objects.filter(pk=suspension.pk).values_list("starts_on", flat=True).first()
     suspension.full_clean()
     suspension.save()
@@ -453,35 +480,44 @@ def merge_plan(*, kept: Player, merged: Player) -> MergePlan:
     kp, mp = kept.participant_id, merged.participant_id
     conflicts = []
     if kept.pk == merged.pk:
-        conflicts.append("A player cannot be merged into themselves.")
+        conflicts.append(_("A player cannot be merged into themselves."))
     if not (kept.public and merged.public):
-        conflicts.append("Both numbers must be public players, not merged already.")
+        conflicts.append(_("Both numbers must be public players, not merged already."))
     matches = Match.objects.filter(Q(participant1=mp) | Q(participant2=mp))
     standings = Standing.objects.filter(participant=mp)
     event_ids = set(matches.values_list("event_id", flat=True)) | set(standings.values_list("event_id", flat=True))
     against = matches.filter(Q(participant1=kp) | Q(participant2=kp)).select_related("event").order_by("event__date")
     for match in against[:5]:
-        conflicts.append(f"They played each other: {match.event.name}, round {match.round}.")
+        conflicts.append(
+            _("They played each other: %(event)s, round %(round)s.") % {"event": match.event.name, "round": match.round}
+        )
     kept_events = set(
         Match.objects.filter(Q(participant1=kp) | Q(participant2=kp)).values_list("event_id", flat=True)
     ) | set(Standing.objects.filter(participant=kp).values_list("event_id", flat=True))
     for event in Event.objects.filter(pk__in=(event_ids & kept_events) - {m.event_id for m in against}).order_by(
         "date"
     )[:5]:
-        conflicts.append(f"Both played at {event.name} ({event.date:%d %b %Y}): one person plays an event once.")
+        day = dateformat.format(event.date, pgettext("a day in a sentence (PHP date format)", "d M Y"))
+        conflicts.append(
+            _("Both played at %(event)s (%(date)s): one person plays an event once.")
+            % {"event": event.name, "date": day}
+        )
     teams = list(merged.teams.prefetch_related("members"))
     for team in teams:
         numbers = [member.membership_number for member in team.members.all()]
         if kept.membership_number in numbers:
-            conflicts.append(f"Both are members of the team {team}.")
+            conflicts.append(_("Both are members of the team %(team)s.") % {"team": team})
             continue
         # A team is its set of members: with the kept number in it, it must not be another team already.
         key = team_member_key(kept.membership_number if n == merged.membership_number else n for n in numbers)
         same = Team.objects.filter(member_key=key).exclude(pk=team.pk).first()
         if same is not None:
-            conflicts.append(f"The team {team} would have the members of the team {same}: one team, two records.")
+            conflicts.append(
+                _("The team %(team)s would have the members of the team %(same)s: one team, two records.")
+                % {"team": team, "same": same}
+            )
     if Profile.objects.filter(player__in=[kept, merged]).count() == 2:
-        conflicts.append("Both numbers are linked to accounts: unlink one in the admin first.")
+        conflicts.append(_("Both numbers are linked to accounts: unlink one in the admin first."))
     return MergePlan(
         kept=kept,
         merged=merged,
@@ -500,7 +536,7 @@ def players_merge(*, kept: Player, merged: Player, reason: str, by) -> PlayerMer
     earliest of them; the number given up is hidden and its page redirects. Refused, nothing changes."""
     reason = reason.strip()
     if not reason:
-        raise ValidationError({"reason": "Say why: the correction log shows it."})
+        raise ValidationError({"reason": _("Say why: the correction log shows it.")})
     kept = Player.objects.select_for_update().get(pk=kept.pk)
     merged = Player.objects.select_for_update().get(pk=merged.pk)
     plan = merge_plan(kept=kept, merged=merged)

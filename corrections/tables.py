@@ -5,12 +5,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from corrections.models import AppealStatus, CorrectionKind
 from lib.tables import TABLE_TEMPLATE, cell
-from players.formatting import change_cell
+from players.formatting import change_cell, decimal
 
 STATUS_TAGS = {AppealStatus.OPEN: "tag", AppealStatus.ACCEPTED: "tag tag-yes", AppealStatus.REJECTED: "tag tag-muted"}
 KIND_TAGS = {
@@ -23,30 +24,34 @@ KIND_TAGS = {
 def _event_cell(event, name: str, day):
     label = format_html("{} <small>({})</small>", name, f"{day:%Y-%m-%d}")
     if event is None:
-        return format_html('{} <span class="muted">(event removed)</span>', label)
+        return format_html('{} <span class="muted">({})</span>', label, _("event removed"))
     return format_html('<a href="{}">{}</a>', reverse("events:detail", args=[event.pk]), label)
 
 
 class CorrectionTable(tables.Table):
     """The public correction log: one row per correction, newest first."""
 
-    corrected_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Corrected", attrs=cell("Corrected", "col-date"))
-    event = tables.Column(verbose_name="Event", empty_values=(), attrs=cell("Event", "col-event"))
-    match = tables.Column(verbose_name="Match", accessor="round", attrs=cell("Match"))
-    change = tables.Column(verbose_name="Change", accessor="kind", attrs=cell("Change"))
-    reason = tables.Column(verbose_name="Reason", attrs=cell("Reason"))
-    corrected_by = tables.Column(verbose_name="By", empty_values=(), attrs=cell("By"))
+    corrected_at = tables.DateTimeColumn(
+        "Y-m-d H:i", verbose_name=gettext_lazy("Corrected"), attrs=cell(gettext_lazy("Corrected"), "col-date")
+    )
+    event = tables.Column(
+        verbose_name=gettext_lazy("Event"), empty_values=(), attrs=cell(gettext_lazy("Event"), "col-event")
+    )
+    match = tables.Column(verbose_name=gettext_lazy("Match"), accessor="round", attrs=cell(gettext_lazy("Match")))
+    change = tables.Column(verbose_name=gettext_lazy("Change"), accessor="kind", attrs=cell(gettext_lazy("Change")))
+    reason = tables.Column(verbose_name=gettext_lazy("Reason"), attrs=cell(gettext_lazy("Reason")))
+    corrected_by = tables.Column(verbose_name=gettext_lazy("By"), empty_values=(), attrs=cell(gettext_lazy("By")))
 
     class Meta:
         template_name = TABLE_TEMPLATE
         orderable = False
         attrs = {"class": "table correction-table cards-on-phone"}
-        empty_text = "No correction matches."
+        empty_text = gettext_lazy("No correction matches.")
 
     def __init__(self, data, **kwargs):
         super().__init__(data, **kwargs)
         self.anchor = "corrections"
-        self.previous_label, self.next_label = "Newer", "Older"
+        self.previous_label, self.next_label = _("Newer"), _("Older")
 
     def render_corrected_at(self, record, value):
         return format_html(
@@ -60,7 +65,7 @@ class CorrectionTable(tables.Table):
         return _event_cell(record.event, record.event_name, record.event_date)
 
     def render_match(self, record):
-        return format_html("Round {}: {}", record.round, record.pairing)
+        return _("Round %(round)s: %(pairing)s") % {"round": record.round, "pairing": record.pairing}
 
     def render_change(self, record):
         return format_html(
@@ -72,7 +77,11 @@ class CorrectionTable(tables.Table):
         )
 
     def render_reason(self, record):
-        appeal = format_html(" <small>(appeal #{})</small>", record.appeal_id) if record.appeal_id else ""
+        appeal = (
+            format_html(" <small>({})</small>", _("appeal #%(number)s") % {"number": record.appeal_id})
+            if record.appeal_id
+            else ""
+        )
         return format_html("{}{}", Truncator(record.reason).chars(160), appeal)
 
     def render_corrected_by(self, record):
@@ -80,9 +89,15 @@ class CorrectionTable(tables.Table):
 
 
 class _AppealTable(tables.Table):
-    created_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Filed", attrs=cell("Filed", "col-date"))
-    match = tables.Column(verbose_name="Match", accessor="match_label", attrs=cell("Match"))
-    claim = tables.Column(verbose_name="Reported → claimed", accessor="claimed_games1", attrs=cell("Claim"))
+    created_at = tables.DateTimeColumn(
+        "Y-m-d H:i", verbose_name=gettext_lazy("Filed"), attrs=cell(gettext_lazy("Filed"), "col-date")
+    )
+    match = tables.Column(verbose_name=gettext_lazy("Match"), accessor="match_label", attrs=cell(gettext_lazy("Match")))
+    claim = tables.Column(
+        verbose_name=gettext_lazy("Reported → claimed"),
+        accessor="claimed_games1",
+        attrs=cell(pgettext_lazy("appeal", "Claim")),
+    )
 
     class Meta:
         template_name = TABLE_TEMPLATE
@@ -90,7 +105,7 @@ class _AppealTable(tables.Table):
 
     def render_match(self, record):
         if record.match is None:
-            return format_html('{} <span class="muted">(match removed)</span>', record.match_label)
+            return format_html('{} <span class="muted">({})</span>', record.match_label, _("match removed"))
         url = reverse("events:detail", args=[record.match.event_id])
         return format_html('<a href="{}">{}</a>', url, record.match_label)
 
@@ -101,11 +116,11 @@ class _AppealTable(tables.Table):
 class MyAppealTable(_AppealTable):
     """A player's own appeals with their status and the admin's reason."""
 
-    status = tables.Column(verbose_name="Status", attrs=cell("Status"))
+    status = tables.Column(verbose_name=gettext_lazy("Status"), attrs=cell(gettext_lazy("Status")))
 
     class Meta(_AppealTable.Meta):
         attrs = {"class": "table appeal-table cards-on-phone"}
-        empty_text = "You have not appealed any match."
+        empty_text = gettext_lazy("You have not appealed any match.")
         row_attrs = {"id": lambda record: f"appeal-{record.pk}"}
 
     def render_status(self, record):
@@ -114,7 +129,11 @@ class MyAppealTable(_AppealTable):
             return tag
         correction = getattr(record, "correction", None)
         link = (
-            format_html(' <a href="{}">correction #{}</a>', correction.get_absolute_url(), correction.pk)
+            format_html(
+                ' <a href="{}">{}</a>',
+                correction.get_absolute_url(),
+                _("correction #%(number)s") % {"number": correction.pk},
+            )
             if correction
             else ""
         )
@@ -126,13 +145,15 @@ class MyAppealTable(_AppealTable):
 class AppealQueueTable(_AppealTable):
     """The admins' queue: open appeals, oldest first."""
 
-    player = tables.Column(verbose_name="Player", attrs=cell("Player"))
-    explanation = tables.Column(verbose_name="What happened", attrs=cell("What happened"))
-    review = tables.Column(verbose_name="Review", accessor="pk", attrs=cell("Review"))
+    player = tables.Column(verbose_name=gettext_lazy("Player"), attrs=cell(gettext_lazy("Player")))
+    explanation = tables.Column(verbose_name=gettext_lazy("What happened"), attrs=cell(gettext_lazy("What happened")))
+    review = tables.Column(
+        verbose_name=pgettext_lazy("noun", "Review"), accessor="pk", attrs=cell(pgettext_lazy("noun", "Review"))
+    )
 
     class Meta(_AppealTable.Meta):
         attrs = {"class": "table appeal-table cards-on-phone"}
-        empty_text = "No appeal is waiting."
+        empty_text = gettext_lazy("No appeal is waiting.")
         sequence = ("created_at", "player", "match", "claim", "explanation", "review")
 
     def render_player(self, value):
@@ -142,52 +163,61 @@ class AppealQueueTable(_AppealTable):
         return Truncator(value).chars(140)
 
     def render_review(self, value):
-        return format_html('<a class="button" href="{}">Review</a>', reverse("corrections:appeal_review", args=[value]))
+        url = reverse("corrections:appeal_review", args=[value])
+        return format_html('<a class="button" href="{}">{}</a>', url, pgettext("button", "Review"))
 
 
 class DecidedAppealTable(AppealQueueTable):
-    status = tables.Column(verbose_name="Decision", accessor="status", attrs=cell("Decision"))
+    status = tables.Column(
+        verbose_name=gettext_lazy("Decision"), accessor="status", attrs=cell(gettext_lazy("Decision"))
+    )
 
     class Meta(AppealQueueTable.Meta):
-        empty_text = "No appeal decided yet."
+        empty_text = gettext_lazy("No appeal decided yet.")
         sequence = ("created_at", "player", "match", "claim", "status", "review")
         exclude = ("explanation",)
 
     def render_status(self, record):
         tag = format_html('<span class="{}">{}</span>', STATUS_TAGS[record.status], record.get_status_display())
-        return format_html(
-            "{} <small>by {}: {}</small>", tag, record.decided_by or "—", Truncator(record.decision_reason).chars(100)
-        )
+        decided = _("by %(admin)s: %(reason)s") % {
+            "admin": record.decided_by or "—",
+            "reason": Truncator(record.decision_reason).chars(100),
+        }
+        return format_html("{} <small>{}</small>", tag, decided)
 
     def render_review(self, value):
-        return format_html('<a href="{}">Details</a>', reverse("corrections:appeal_review", args=[value]))
+        return format_html('<a href="{}">{}</a>', reverse("corrections:appeal_review", args=[value]), _("Details"))
 
 
 class ImpactTable(tables.Table):
     """Whose rating a correction moves, and by how much: largest change first."""
 
-    name = tables.Column(verbose_name="Player", attrs=cell("Player", "col-name"))
-    rating_now = tables.Column(verbose_name="Now", attrs=cell("Rating now", "num"))
-    rating_after = tables.Column(verbose_name="After", attrs=cell("Rating after", "num col-rating"))
-    change = tables.Column(verbose_name="Change", empty_values=(), attrs=cell("Change", "num col-change"))
+    name = tables.Column(verbose_name=gettext_lazy("Player"), attrs=cell(gettext_lazy("Player"), "col-name"))
+    rating_now = tables.Column(verbose_name=gettext_lazy("Now"), attrs=cell(gettext_lazy("Rating now"), "num"))
+    rating_after = tables.Column(
+        verbose_name=gettext_lazy("After"), attrs=cell(gettext_lazy("Rating after"), "num col-rating")
+    )
+    change = tables.Column(
+        verbose_name=gettext_lazy("Change"), empty_values=(), attrs=cell(gettext_lazy("Change"), "num col-change")
+    )
 
     class Meta:
         template_name = TABLE_TEMPLATE
         orderable = False
         attrs = {"class": "table impact-table compact-on-phone"}
-        empty_text = "No rating changes."
+        empty_text = gettext_lazy("No rating changes.")
 
     def render_name(self, record):
-        tag = mark_safe(' <span class="tag">in the match</span>') if record.in_match else ""
+        tag = format_html(' <span class="tag">{}</span>', _("in the match")) if record.in_match else ""
         return format_html("{} <small>({})</small>{}", record.name, record.display_id, tag)
 
     def render_rating_now(self, value):
-        return f"{value:.2f}"
+        return decimal(value, 2)
 
     def render_rating_after(self, value):
-        return format_html("<strong>{}</strong>", f"{value:.2f}")
+        return format_html("<strong>{}</strong>", decimal(value, 2))
 
     def render_change(self, record):
         if record.change is None:
-            return "new" if record.rating_now is None else "no longer rated"
+            return pgettext("rating", "new") if record.rating_now is None else _("no longer rated")
         return change_cell(record.change)

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from accounts.selectors import user_player
 from corrections import selectors, services
@@ -41,7 +42,7 @@ def admin_required(view):
     @login_required
     def wrapped(request, *args, **kwargs):
         if not selectors.user_decides_appeals(user=request.user):
-            raise PermissionDenied("Only admins decide appeals and correct matches.")
+            raise PermissionDenied(_("Only admins decide appeals and correct matches."))
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -85,10 +86,10 @@ def appeal_new(request, match_id):
     if match is None:
         raise Http404("No such match.")
     if user_player(user=request.user) is None:
-        raise PermissionDenied("Your account is not linked to a player yet: an admin links it to your number.")
+        raise PermissionDenied(_("Your account is not linked to a player yet: an admin links it to your number."))
     side = selectors.appeal_side(user=request.user, match=match)
     if side is None:
-        raise PermissionDenied("You can appeal only matches you played.")
+        raise PermissionDenied(_("You can appeal only matches you played."))
     form = AppealForm(request.POST or None, match=match, side=side)
     if request.method == "POST" and form.is_valid():
         try:
@@ -96,7 +97,7 @@ def appeal_new(request, match_id):
         except ValidationError as error:
             errors_to_form(form, error)
         else:
-            messages.success(request, "Your appeal is filed: an admin will look at it. Its status is shown here.")
+            messages.success(request, _("Your appeal is filed: an admin will look at it. Its status is shown here."))
             return redirect("corrections:my_appeals")
     return render(request, "corrections/appeal_form.html", {"match": match, "side": side, "form": form})
 
@@ -116,7 +117,7 @@ def my_details(request):
     """A linked player asks to correct their own name, country or region; their requests and the decisions."""
     player = user_player(user=request.user)
     if player is None:
-        raise PermissionDenied("Your account is not linked to a player yet: an admin links it to your number.")
+        raise PermissionDenied(_("Your account is not linked to a player yet: an admin links it to your number."))
     initial = {"name": player.name, "country": player.country.code or "", "region": player.region}
     form = DetailRequestForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -125,7 +126,7 @@ def my_details(request):
         except ValidationError as error:
             errors_to_form(form, error)
         else:
-            messages.success(request, "Your request is filed: an admin will look at it. Its status is shown here.")
+            messages.success(request, _("Your request is filed: an admin will look at it. Its status is shown here."))
             return redirect("corrections:my_details")
     return render(
         request,
@@ -159,7 +160,9 @@ def appeal_review(request, appeal_id):
         except ValidationError as error:
             errors_to_form(form, error)
         else:
-            messages.success(request, f"Appeal #{appeal.pk} {form.cleaned_data['decision']}ed.")
+            accepted = form.cleaned_data["decision"] == DecisionForm.ACCEPT
+            done = _("Appeal #%(number)s accepted.") if accepted else _("Appeal #%(number)s rejected.")
+            messages.success(request, done % {"number": appeal.pk})
             return redirect("corrections:appeal_queue")
     impacts = []
     if appeal.is_open and appeal.match is not None:
@@ -208,7 +211,7 @@ def match_correct(request, match_id):
             errors_to_form(form, error)
             stage = "edit"
         else:
-            messages.success(request, "The match is corrected; its ratings are being recomputed.")
+            messages.success(request, _("The match is corrected; its ratings are being recomputed."))
             return redirect(correction)
     impacts = []
     if stage == "confirm":
@@ -251,7 +254,7 @@ def match_remove(request, match_id):
             errors_to_form(form, error)
             stage = "edit"
         else:
-            messages.success(request, "The match is removed; its ratings are being recomputed.")
+            messages.success(request, _("The match is removed; its ratings are being recomputed."))
             return redirect(correction)
     impacts = []
     if stage == "confirm":
@@ -276,7 +279,7 @@ def match_add(request, event_id):
             errors_to_form(form, error)
             stage = "edit"
         else:
-            messages.success(request, "The match is added; its ratings are being recomputed.")
+            messages.success(request, _("The match is added; its ratings are being recomputed."))
             return redirect(correction)
     impacts = []
     if stage == "confirm":

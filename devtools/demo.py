@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pycountry
 
-from players.geography import CONTINENT_NAMES, continent_of
+from players.geography import CONTINENT_NAMES_ENGLISH, continent_of
 
 PLAYER_COLUMNS = ("id", "name", "country", "region")
 TEAM_COLUMNS = ("id", "name", "member1", "member2", "member3")
@@ -769,7 +769,7 @@ def _vtes_plan(rng, span, start, countries, **fixed) -> _Plan:
     level = fixed["level"] if "level" in fixed else _weighted(rng, VTES_LEVELS)
     day = _event_day(rng, span, start, (5, 6))
     year = (start + timedelta(days=day)).year
-    continent = CONTINENT_NAMES.get(country.continent, "World")
+    continent = CONTINENT_NAMES_ENGLISH.get(country.continent, "World")
     tier = "regional"
     if level == "national":
         size, name = _size(rng, 40, 0.35, 16, 120), f"{country.name} V:TES National Championship {year}"

@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django_countries.fields import CountryField
 
 from players.models import Participant
@@ -9,31 +11,31 @@ from players.models import Participant
 class KValue(models.IntegerChoices):
     """Event K-values and what they are used for (SPEC 3.1)."""
 
-    CASUAL = 8, "8: casual (e.g. Friday Night Magic)"
-    DEFAULT = 16, "16: default for every event"
-    ENHANCED = 24, "24: enhanced"
-    QUALIFIER = 32, "32: qualifier (e.g. Pro Tour Qualifier)"
-    PREMIER = 40, "40: premier (e.g. Grand Prix, National Championship)"
-    PRO = 48, "48: Pro Tour, World Championship"
+    CASUAL = 8, _("8: casual (e.g. Friday Night Magic)")
+    DEFAULT = 16, _("16: default for every event")
+    ENHANCED = 24, _("24: enhanced")
+    QUALIFIER = 32, _("32: qualifier (e.g. Pro Tour Qualifier)")
+    PREMIER = 40, _("40: premier (e.g. Grand Prix, National Championship)")
+    PRO = 48, _("48: Pro Tour, World Championship")
 
 
 class Structure(models.TextChoices):
-    SWISS = "swiss", "Swiss"
-    SINGLE_ELIMINATION = "single-elimination", "Single elimination"
-    SWISS_TOP_8 = "swiss-top8", "Swiss + top 8"
+    SWISS = "swiss", _("Swiss")
+    SINGLE_ELIMINATION = "single-elimination", _("Single elimination")
+    SWISS_TOP_8 = "swiss-top8", _("Swiss + top 8")
 
 
 class VeknLevel(models.TextChoices):
-    NONE = "", "Regular event"
-    NATIONAL = "national", "National championship"
-    CONTINENTAL_QUALIFIER = "continental-qualifier", "Continental championship qualifier"
-    CONTINENTAL = "continental", "Continental championship"
+    NONE = "", _("Regular event")
+    NATIONAL = "national", _("National championship")
+    CONTINENTAL_QUALIFIER = "continental-qualifier", _("Continental championship qualifier")
+    CONTINENTAL = "continental", _("Continental championship")
 
 
 class EventStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    SUBMITTED = "submitted", "Submitted"
-    RATED = "rated", "Rated"
+    DRAFT = "draft", pgettext_lazy("event status", "Draft")
+    SUBMITTED = "submitted", pgettext_lazy("event status", "Submitted")
+    RATED = "rated", pgettext_lazy("event status", "Rated")
 
 
 TEAM_SIZES = (1, 3)
@@ -63,14 +65,14 @@ class Event(models.Model):
     name = models.CharField(max_length=200)
     date = models.DateField()
     format = models.CharField(max_length=40, db_index=True)
-    team_size = models.PositiveSmallIntegerField(default=1, choices=[(1, "Individual"), (3, "Teams of 3")])
-    k = models.PositiveSmallIntegerField("K-value", choices=KValue.choices, default=KValue.DEFAULT)
-    player_count = models.PositiveIntegerField("number of players")
-    level2_judge = models.BooleanField("Level II judge present", default=False)
+    team_size = models.PositiveSmallIntegerField(default=1, choices=[(1, _("Individual")), (3, _("Teams of 3"))])
+    k = models.PositiveSmallIntegerField(_("K-value"), choices=KValue.choices, default=KValue.DEFAULT)
+    player_count = models.PositiveIntegerField(_("number of players"))
+    level2_judge = models.BooleanField(_("Level II judge present"), default=False)
     structure = models.CharField(max_length=20, choices=Structure.choices, default=Structure.SWISS)
     country = CountryField(blank=True)
     city = models.CharField(max_length=100, blank=True)
-    level = models.CharField("V:EKN level", max_length=24, choices=VeknLevel.choices, blank=True, default="")
+    level = models.CharField(_("V:EKN level"), max_length=24, choices=VeknLevel.choices, blank=True, default="")
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="organized_events"
     )
@@ -169,17 +171,17 @@ class Match(models.Model):
 
 
 class FinalPlacing(models.TextChoices):
-    NONE = "", "Not a finalist"
-    WINNER = "winner", "Winner"
-    FINALIST = "finalist", "Finalist"
+    NONE = "", _("Not a finalist")
+    WINNER = "winner", _("Winner")
+    FINALIST = "finalist", _("Finalist")
 
 
 class Standing(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
     participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="standings")
     rank = models.PositiveIntegerField()
-    vp = models.DecimalField("victory points", max_digits=6, decimal_places=1, default=0)
-    gw = models.PositiveSmallIntegerField("game wins", default=0)
+    vp = models.DecimalField(_("victory points"), max_digits=6, decimal_places=1, default=0)
+    gw = models.PositiveSmallIntegerField(_("game wins"), default=0)
     final = models.CharField(max_length=8, choices=FinalPlacing.choices, blank=True, default="")
 
     class Meta:

@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import pgettext
 
 from events import standings as computed_standings
 from events.models import Event, Match, Standing
@@ -116,8 +117,14 @@ class Round:
     def label(self) -> str:
         """Round 3; elimination rounds by their size: Final, Semifinals, Quarterfinals, Round of 16."""
         if not self.elimination:
-            return f"Round {self.number}"
-        return {1: "Final", 2: "Semifinals", 4: "Quarterfinals"}.get(self.matches, f"Round of {2 * self.matches}")
+            return pgettext("a round of an event", "Round %(number)s") % {"number": self.number}
+        if self.matches == 1:
+            return pgettext("elimination round", "Final")
+        if self.matches == 2:
+            return pgettext("elimination round", "Semifinals")
+        if self.matches == 4:
+            return pgettext("elimination round", "Quarterfinals")
+        return pgettext("elimination round", "Round of %(players)s") % {"players": 2 * self.matches}
 
 
 def event_rounds(*, event: Event) -> list[Round]:

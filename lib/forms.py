@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError
 from django.urls import reverse_lazy
+from django.utils.translation import gettext_lazy
 
 
 def errors_to_form(form, error: ValidationError) -> None:
@@ -15,4 +16,8 @@ def errors_to_form(form, error: ValidationError) -> None:
 
 # A box where a player is named: a membership number, or a name picked from the suggestions as it is typed
 # ("Name (number)": players.search.suggested_number reads the number back); static/js/suggest.js drives it.
-PLAYER_BOX = {"autocomplete": "off", "data-suggest": reverse_lazy("players:suggest"), "placeholder": "number or name"}
+PLAYER_BOX = {
+    "autocomplete": "off",
+    "data-suggest": reverse_lazy("players:suggest"),
+    "placeholder": gettext_lazy("number or name"),
+}

@@ -9,6 +9,8 @@ from django import forms
 from django.conf import settings
 from django.core.validators import FileExtensionValidator
 from django.template.defaultfilters import filesizeformat
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _
 from django_countries import countries
 
 from events.models import Event, FinalPlacing, KValue
@@ -25,7 +27,7 @@ from ratings.models import Category, Ruleset
 from ratings.selectors.history import categories_rating
 
 MEMBERSHIP_NUMBER = re.compile(MEMBERSHIP_NUMBER_PATTERN)
-K_HELP = (
+K_HELP = gettext_lazy(
     "How far one match moves a rating in the DCI lists: new rating = old + K × (result − expected result). "
     "Both players use the event's K. V:EKN events do not use it."
 )
@@ -37,12 +39,14 @@ def _rated_formats() -> list[tuple[str, str]]:
 
 
 class EventForm(forms.ModelForm):
-    format = forms.ChoiceField(choices=_rated_formats)
+    format = forms.ChoiceField(choices=_rated_formats, label=gettext_lazy("Format"))
     player_count = forms.IntegerField(
-        label="Number of players",
+        label=gettext_lazy("Number of players"),
         min_value=1,
-        help_text="Everyone who played at least one round. The 1997 rules halve K below 32 players and rate "
-        "no event below 8; the V:EKN coefficient grows with it.",
+        help_text=gettext_lazy(
+            "Everyone who played at least one round. The 1997 rules halve K below 32 players and rate "
+            "no event below 8; the V:EKN coefficient grows with it."
+        ),
     )
 
     class Meta:
@@ -64,11 +68,20 @@ class EventForm(forms.ModelForm):
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "k": forms.RadioSelect,
         }
+        # The fields' names in the visitor's language (the model's fields without a verbose name of their own).
+        labels = {
+            "name": gettext_lazy("Name"),
+            "date": gettext_lazy("Date"),
+            "team_size": gettext_lazy("Team size"),
+            "structure": gettext_lazy("Structure"),
+            "country": gettext_lazy("Country"),
+            "city": gettext_lazy("City"),
+        }
         help_texts = {
             "k": K_HELP,
-            "level2_judge": "The 1997 rules halve K without one.",
-            "level": "V:EKN events only: raises the finals bonus.",
-            "team_size": "Team events are rated in the team lists, and their results name teams.",
+            "level2_judge": gettext_lazy("The 1997 rules halve K without one."),
+            "level": gettext_lazy("V:EKN events only: raises the finals bonus."),
+            "team_size": gettext_lazy("Team events are rated in the team lists, and their results name teams."),
         }
 
     def __init__(self, *args, **kwargs):
@@ -80,10 +93,12 @@ class EventForm(forms.ModelForm):
         fmt, team_size = cleaned.get("format"), cleaned.get("team_size")
         if fmt and team_size and not categories_rating(format=fmt, team_size=team_size):
             self.add_error(
-                "team_size", f"No rating list takes {format_name(fmt)} events with teams of {team_size}: choose 1."
+                "team_size",
+                _("No rating list takes %(format)s events with teams of %(size)s: choose 1.")
+                % {"format": format_name(fmt), "size": team_size},
             )
         if fmt != "vtes" and cleaned.get("level"):
-            self.add_error("level", "Only V:EKN events have a level.")
+            self.add_error("level", _("Only V:EKN events have a level."))
         return cleaned
 
 
@@ -107,23 +122,23 @@ SNIFF_BYTES = 8192
 def csv_problem(head: bytes) -> str | None:
     """Why the first bytes of an upload are not a CSV file's (None when they look like one)."""
     if any(head.startswith(signature) for signature in BINARY_SIGNATURES):
-        return "this is not a CSV file (it looks like a spreadsheet, archive, document or image); export it as CSV"
+        return _("this is not a CSV file (it looks like a spreadsheet, archive, document or image); export it as CSV")
     if b"\x00" in head:
-        return "this is not a CSV text file (it holds binary data)"
+        return _("this is not a CSV text file (it holds binary data)")
     try:
         head.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         if error.start < len(head) - 3:  # a character cut off at the end of the sample is fine
-            return "this is not UTF-8 text; save the CSV file as UTF-8"
+            return _("this is not UTF-8 text; save the CSV file as UTF-8")
     if b"," not in head.split(b"\n", 1)[0]:
-        return "the first line is not a CSV header (column names separated by commas)"
+        return _("the first line is not a CSV header (column names separated by commas)")
     return None
 
 
 class CsvFileField(forms.FileField):
     """A results file: .csv, at most UPLOAD_MAX_BYTES, and text by its content, not only its name."""
 
-    default_validators = [FileExtensionValidator(["csv"], message="Only .csv files are accepted.")]
+    default_validators = [FileExtensionValidator(["csv"], message=gettext_lazy("Only .csv files are accepted."))]
 
     def clean(self, data, initial=None):
         upload = super().clean(data, initial)
@@ -131,7 +146,8 @@ class CsvFileField(forms.FileField):
             return upload
         if upload.size > settings.UPLOAD_MAX_BYTES:
             raise forms.ValidationError(
-                f"The file is {filesizeformat(upload.size)}; at most {filesizeformat(settings.UPLOAD_MAX_BYTES)}."
+                _("The file is %(size)s; at most %(limit)s.")
+                % {"size": filesizeformat(upload.size), "limit": filesizeformat(settings.UPLOAD_MAX_BYTES)}
             )
         upload.seek(0)
         problem = csv_problem(upload.read(SNIFF_BYTES))
@@ -143,33 +159,45 @@ class CsvFileField(forms.FileField):
 
 # Each results file: (form field, importer file, label).
 RESULT_FILES = (
-    ("matches", "matches.csv", "Matches"),
-    ("standings", "standings.csv", "Standings"),
-    ("players", "players.csv", "New players"),
-    ("teams", "teams.csv", "Teams"),
+    ("matches", "matches.csv", gettext_lazy("Matches")),
+    ("standings", "standings.csv", gettext_lazy("Standings")),
+    ("players", "players.csv", gettext_lazy("New players")),
+    ("teams", "teams.csv", gettext_lazy("Teams")),
 )
 # Files carried from one attempt to the next (base64 in hidden fields) up to this size, so that
 # registering new players does not mean choosing the files again.
 CARRY_MAX_BYTES = 1024 * 1024
+MATCHES_HELP = gettext_lazy(
+    "Columns: round, player1_id, player2_id, player1_games, player2_games, draws and optionally "
+    "elimination (0/1) and event_id. A bye leaves player2_id empty."
+)
+MATCHES_HELP_VTES = gettext_lazy(
+    "Optional for V:EKN events. Columns: round, player1_id, player2_id, player1_games, player2_games, draws and "
+    "optionally elimination (0/1) and event_id. A bye leaves player2_id empty."
+)
 
 
 class ResultsUploadForm(forms.Form):
-    matches = CsvFileField(
-        required=False,
-        help_text="Columns: round, player1_id, player2_id, player1_games, player2_games, draws and optionally "
-        "elimination (0/1) and event_id. A bye leaves player2_id empty.",
-    )
+    matches = CsvFileField(required=False, label=gettext_lazy("Matches"), help_text=MATCHES_HELP)
     standings = CsvFileField(
         required=False,
-        help_text="Columns: player_id, rank, vp, gw, final (winner, finalist or empty). Required for V:EKN events.",
+        label=gettext_lazy("Standings"),
+        help_text=gettext_lazy(
+            "Columns: player_id, rank, vp, gw, final (winner, finalist or empty). Required for V:EKN events."
+        ),
     )
     players = CsvFileField(
         required=False,
-        help_text="Optional. Columns: id, name, country, region: players not registered yet. "
-        "Registered players keep their details.",
+        label=gettext_lazy("Players"),
+        help_text=gettext_lazy(
+            "Optional. Columns: id, name, country, region: players not registered yet. "
+            "Registered players keep their details."
+        ),
     )
     teams = CsvFileField(
-        required=False, help_text="Team events: columns id, name, member1, member2, member3 (membership numbers)."
+        required=False,
+        label=gettext_lazy("Teams"),
+        help_text=gettext_lazy("Team events: columns id, name, member1, member2, member3 (membership numbers)."),
     )
     matches_carried = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
     standings_carried = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
@@ -182,12 +210,12 @@ class ResultsUploadForm(forms.Form):
         if event.team_size == 1:
             del self.fields["teams"], self.fields["teams_carried"]
         if event.format == "vtes":
-            self.fields["matches"].help_text = "Optional for V:EKN events. " + self.fields["matches"].help_text
+            self.fields["matches"].help_text = MATCHES_HELP_VTES
 
     def clean(self):
         cleaned = super().clean()
         files = {}
-        for name, file, _ in RESULT_FILES:
+        for name, file, _label in RESULT_FILES:
             if name not in self.fields:
                 continue
             upload = cleaned.get(name)
@@ -197,11 +225,11 @@ class ResultsUploadForm(forms.Form):
                 try:
                     files[file] = base64.b64decode(cleaned[f"{name}_carried"], validate=True)
                 except (binascii.Error, ValueError):
-                    self.add_error(name, "The file sent before was damaged on the way: choose it again.")
+                    self.add_error(name, _("The file sent before was damaged on the way: choose it again."))
         required = "standings.csv" if self.event.format == "vtes" else "matches.csv"
         if required not in files and not self.errors:
             field = "standings" if required == "standings.csv" else "matches"
-            self.add_error(field, f"Choose the {required} file.")
+            self.add_error(field, _("Choose the %(file)s file.") % {"file": required})
         cleaned["files"] = files
         return cleaned
 
@@ -210,13 +238,13 @@ class ResultsUploadForm(forms.Form):
         if sum(len(data) for data in files.values()) > CARRY_MAX_BYTES:
             return
         data = self.data.copy()
-        for name, file, _ in RESULT_FILES:
+        for name, file, _label in RESULT_FILES:
             if f"{name}_carried" in self.fields:
                 data[f"{name}_carried"] = base64.b64encode(files[file]).decode() if file in files else ""
         self.data = data
 
     def carried_names(self) -> list[str]:
-        return [label for name, _, label in RESULT_FILES if self.data.get(f"{name}_carried")]
+        return [str(label) for name, _file, label in RESULT_FILES if self.data.get(f"{name}_carried")]
 
 
 # New players -----------------------------------------------------------------------------------
@@ -226,7 +254,8 @@ COUNTRY_LIST_ID = "country-codes"  # the page's one <datalist> of countries (org
 
 
 class CountryCodeField(forms.CharField):
-    """A country as its ISO code or its English name, typed with the page's list of countries as suggestions.
+    """A country as its ISO code, its English name or its name in the page's language, typed with the page's list
+    of countries as suggestions.
 
     One list serves every row: a <select> of 250 countries per new player made
     the page grow by 10 kB a player.
@@ -242,8 +271,13 @@ class CountryCodeField(forms.CharField):
         if not text:
             return ""
         code = text.upper() if text.upper() in dict(countries) else countries.by_name(text)
+        language = get_language()
+        if not code and language and not language.startswith("en"):
+            code = countries.by_name(text, language=language)
         if not code:
-            raise forms.ValidationError(f"“{text}” is not a country: choose one from the list (or a code such as DE).")
+            raise forms.ValidationError(
+                _("“%(text)s” is not a country: choose one from the list (or a code such as DE).") % {"text": text}
+            )
         return code
 
 
@@ -270,9 +304,12 @@ class NewPlayersForm(forms.Form):
         super().__init__(data, initial={"numbers": " ".join(self.shown)})
         for number in self.shown:
             self.fields[f"name_{number}"] = forms.CharField(
-                label=f"Name of {number}", max_length=200, required=False, validators=[validate_name]
+                label=_("Name of %(number)s") % {"number": number},
+                max_length=200,
+                required=False,
+                validators=[validate_name],
             )
-            self.fields[f"country_{number}"] = CountryCodeField(label=f"Country of {number}")
+            self.fields[f"country_{number}"] = CountryCodeField(label=_("Country of %(number)s") % {"number": number})
 
     @classmethod
     def posted(cls, data) -> "NewPlayersForm":
@@ -280,10 +317,10 @@ class NewPlayersForm(forms.Form):
         raw = data.get("numbers", "")
         if len(raw.split()) > NEW_PLAYERS_PER_UPLOAD or len(raw) > NEW_PLAYERS_PER_UPLOAD * 33:
             form = cls()
-            form.refused = (
-                f"The list of new players sent back holds more than the {NEW_PLAYERS_PER_UPLOAD} a page shows: "
+            form.refused = _(
+                "The list of new players sent back holds more than the %(limit)s a page shows: "
                 "nothing was checked or saved. Reload the page and try again."
-            )
+            ) % {"limit": NEW_PLAYERS_PER_UPLOAD}
             return form
         return cls(data, numbers=[number for number in raw.split() if MEMBERSHIP_NUMBER.fullmatch(number)])
 
@@ -338,7 +375,7 @@ class PlayerBoxesFormSet(forms.BaseFormSet):
         found = {name: _named(name) for name in names[:NAMES_LOOKED_UP]}
         for form, field, name in boxes:
             if name not in found:
-                form.add_error(field, "Too many names typed out at once: pick them from the suggestions.")
+                form.add_error(field, _("Too many names typed out at once: pick them from the suggestions."))
             elif isinstance(found[name], forms.ValidationError):
                 form.add_error(field, found[name])
             elif found[name] is not None:
@@ -356,9 +393,14 @@ def _named(name: str) -> str | forms.ValidationError | None:
         return candidates[0][1]
     offered = "; ".join(f"{each} ({number})" for each, number in candidates[:NAMES_OFFERED])
     more = ", …" if len(candidates) > NAMES_OFFERED else ""
+    words = {"name": name, "offered": offered, "more": more}
     if matches.near:
-        return forms.ValidationError(f"No player is called “{name}”. Did you mean {offered}{more}? Pick one.")
-    return forms.ValidationError(f"Several players are called “{name}”: {offered}{more}. Pick one, or type the number.")
+        return forms.ValidationError(
+            _("No player is called “%(name)s”. Did you mean %(offered)s%(more)s? Pick one.") % words
+        )
+    return forms.ValidationError(
+        _("Several players are called “%(name)s”: %(offered)s%(more)s. Pick one, or type the number.") % words
+    )
 
 
 class MatchRowForm(forms.Form):
@@ -375,11 +417,13 @@ class MatchRowForm(forms.Form):
         "draws": "draws",
     }
 
-    player1 = forms.CharField(required=False, max_length=250, label="Player 1")
-    player2 = forms.CharField(required=False, max_length=250, label="Player 2", help_text="Empty for a bye.")
-    games1 = forms.CharField(required=False, max_length=5, label="Games won by player 1")
-    games2 = forms.CharField(required=False, max_length=5, label="Games won by player 2")
-    draws = forms.CharField(required=False, max_length=5, label="Games drawn")
+    player1 = forms.CharField(required=False, max_length=250, label=gettext_lazy("Player 1"))
+    player2 = forms.CharField(
+        required=False, max_length=250, label=gettext_lazy("Player 2"), help_text=gettext_lazy("Empty for a bye.")
+    )
+    games1 = forms.CharField(required=False, max_length=5, label=gettext_lazy("Games won by player 1"))
+    games2 = forms.CharField(required=False, max_length=5, label=gettext_lazy("Games won by player 2"))
+    draws = forms.CharField(required=False, max_length=5, label=gettext_lazy("Games drawn"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -400,11 +444,15 @@ class StandingRowForm(forms.Form):
     # standings.csv column -> the field that carries it.
     COLUMNS = {"player_id": "player", "rank": "rank", "vp": "vp", "gw": "gw", "final": "final"}
 
-    player = forms.CharField(required=False, max_length=250, label="Player")
-    rank = forms.CharField(required=False, max_length=6, label="Rank")
-    vp = forms.CharField(required=False, max_length=8, label="VP", help_text="Halves allowed: 2.5")
-    gw = forms.CharField(required=False, max_length=5, label="GW")
-    final = forms.ChoiceField(required=False, choices=FinalPlacing.choices, label="Final")
+    player = forms.CharField(required=False, max_length=250, label=gettext_lazy("Player"))
+    rank = forms.CharField(required=False, max_length=6, label=gettext_lazy("Rank"))
+    vp = forms.CharField(
+        required=False, max_length=8, label=gettext_lazy("VP"), help_text=gettext_lazy("Halves allowed: 2.5")
+    )
+    gw = forms.CharField(required=False, max_length=5, label=gettext_lazy("GW"))
+    final = forms.ChoiceField(
+        required=False, choices=FinalPlacing.choices, label=pgettext_lazy("final placing", "Final")
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -427,7 +475,9 @@ StandingRowFormSet = forms.formset_factory(
 
 class RoundForm(forms.Form):
     elimination = forms.BooleanField(
-        required=False, label="Elimination round", help_text="Top 8 and finals: a match there cannot be a draw."
+        required=False,
+        label=gettext_lazy("Elimination round"),
+        help_text=gettext_lazy("Top 8 and finals: a match there cannot be a draw."),
     )
 
 

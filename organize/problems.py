@@ -1,12 +1,13 @@
 """Problems of an event's results, each shown where the organizer gave the row: next to an uploaded file's
 row (with its values), on the form row it was typed in, or by how the page names a stored row."""
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from events.models import Event
-from organize.importer.errors import BundleError
+from organize.importer.errors import BundleError, Said
 from organize.importer.event_results import EventResultsCheck, event_results_check
 from organize.importer.reading import tables_parse
 from organize.results import stored_results
@@ -45,11 +46,22 @@ class PlacedErrors:
         )
 
 
+def _kind(message: str) -> str:
+    """What a message of the validator is about (organize.importer.errors.Said), "" when it does not say."""
+    return getattr(message, "kind", "")
+
+
 def _unknown_player(error: BundleError) -> str | None:
-    prefix = "unknown player '"
-    if error.message.startswith(prefix):
-        return error.message[len(prefix) :].split("'", 1)[0]
-    return None
+    """The membership number of a player the results name but nobody registered, if `error` is about one."""
+    return error.message.values["number"] if _kind(error.message) == "unknown_player" else None
+
+
+def _file_line(file: str, line: int) -> str:
+    return _("%(file)s line %(line)s") % {"file": file, "line": line}
+
+
+def _form_row(index: int) -> str:
+    return _("row %(number)s") % {"number": index + 1}
 
 
 def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> PlacedErrors:
@@ -63,7 +75,7 @@ def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> P
             placed.general.append(error)
         number = _unknown_player(error)
         if number:
-            placed.players.setdefault(number, []).append(f"{error.file} line {error.line}")
+            placed.players.setdefault(number, []).append(_file_line(error.file, error.line))
     if not by_line:
         return placed
     sink: list[BundleError] = []
@@ -92,25 +104,9 @@ def upload_errors_placed(check: EventResultsCheck, files: dict[str, bytes]) -> P
 
 
 # The validator speaks of files and lines (it checks uploads); typed and stored rows are spoken of as the pages
-# show them. Each pattern is one of organize.importer.validation's messages.
-_ALREADY = re.compile(
-    r"^(?P<ref>\S+) already (?P<what>plays in round \d+|has a standing|has a winner)"
-    r"(?: of| in)? event \S+ \(line (?P<line>\d+)\)$"
-)
-_WINNER = re.compile(r"^event \S+ already has a winner \(line (?P<line>\d+)\)$")
-# (pattern, words): a message matching the pattern has that part said in the forms' words.
-_WORDS = (
-    (re.compile(r"event \S+ has no results in matches\.csv or standings\.csv"),
-     "no results yet: enter the matches of a round, or the standings"),
-    (re.compile(r"vtes event \S+ needs its standings in standings\.csv"),
-     "a V:TES event needs its standings: enter them on the standings page"),
-    (re.compile(r"not in players\.csv and not registered"), "not registered yet: give their name and country below"),
-    (re.compile(r"\bplayer1_id\b"), "player 1"),
-    (re.compile(r"\bplayer2_id\b"), "player 2"),
-    (re.compile(r"\bplayer1_games\b"), "games won by player 1"),
-    (re.compile(r"\bplayer2_games\b"), "games won by player 2"),
-    (re.compile(r"\bplayer_id\b"), "player"),
-)  # fmt: skip
+# show them. Its messages that name a file, a column or another row say what they are about (Said.kind, with
+# their values), and are said again here in the forms' words; the others read the same in both.
+_TWICE = ("plays_twice", "standing_twice")
 
 
 class FormWords:
@@ -118,7 +114,7 @@ class FormWords:
 
     def __init__(self, check: EventResultsCheck):
         self.check = check
-        numbers = {match.group("ref") for error in check.errors if (match := _ALREADY.match(error.message))}
+        numbers = {error.message.values["ref"] for error in check.errors if _kind(error.message) in _TWICE}
         self.names = dict(
             Player.objects.filter(membership_number__in=sorted(numbers)).values_list("membership_number", "name")
         )
@@ -127,22 +123,44 @@ class FormWords:
         table = self.check.tables.get(file)
         origin = table.origin(line) if table is not None else None
         if origin is not None and origin.form_row is not None:
-            return f"row {origin.form_row + 1}"
+            return _form_row(origin.form_row)
         if origin is not None and origin.label:
             return origin.label
-        return f"{file} line {line}"
+        return _file_line(file, line)
 
     def __call__(self, error: BundleError) -> str:
         message = error.message
-        if match := _ALREADY.match(message):
-            ref = match.group("ref")
+        kind = _kind(message)
+        if not kind:
+            return message
+        values = message.values
+        if kind in _TWICE:
+            ref = values["ref"]
             who = f"{self.names[ref]} ({ref})" if ref in self.names else ref
-            return f"{who} already {match.group('what')} ({self._row(error.file, int(match.group('line')))})"
-        if match := _WINNER.match(message):
-            return f"the event already has a winner ({self._row(error.file, int(match.group('line')))})"
-        for pattern, words in _WORDS:
-            message = pattern.sub(words, message)
-        return message
+            row = self._row(error.file, values["line"])
+            if kind == "plays_twice":
+                text = _("%(who)s already plays in round %(round)s (%(row)s)") % {
+                    "who": who,
+                    "round": values["round"],
+                    "row": row,
+                }
+            else:
+                text = _("%(who)s already has a standing (%(row)s)") % {"who": who, "row": row}
+        elif kind == "winner_twice":
+            text = _("the event already has a winner (%(row)s)") % {"row": self._row(error.file, values["line"])}
+        elif kind == "no_results":
+            text = _("no results yet: enter the matches of a round, or the standings")
+        elif kind == "no_standings":
+            text = _("a V:TES event needs its standings: enter them on the standings page")
+        elif kind == "unknown_player":
+            text = _("unknown player %(number)s: not registered yet: give their name and country below") % {
+                "number": repr(values["number"])
+            }
+        elif kind == "player1_required":
+            text = _("player 1 is required (a bye leaves player 2 blank)")
+        else:
+            return message
+        return Said(text, kind, **values)
 
 
 def form_errors_placed(check: EventResultsCheck, fields: dict[str, str]) -> PlacedErrors:
@@ -157,7 +175,7 @@ def form_errors_placed(check: EventResultsCheck, fields: dict[str, str]) -> Plac
             field_name = fields.get(error.column, "__all__")
             placed.form_rows.setdefault(origin.form_row, {}).setdefault(field_name, []).append(error.message)
             if number := _unknown_player(error):
-                placed.players.setdefault(number, []).append(f"row {origin.form_row + 1}")
+                placed.players.setdefault(number, []).append(_form_row(origin.form_row))
         elif origin is not None and origin.label:
             placed.general.append(BundleError(origin.label, error.line, error.column, error.message))
         else:
@@ -173,6 +191,6 @@ def stored_results_problems(event: Event) -> list[BundleError]:
     problems = []
     for error in check.errors:
         origin = check.origin(error)
-        where = origin.label if origin is not None and origin.label else "the event"
+        where = origin.label if origin is not None and origin.label else _("the event")
         problems.append(BundleError(where, 0, error.column, words(error)))
     return problems

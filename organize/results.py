@@ -8,6 +8,8 @@ page names a stored row), so that its problems are shown there. Nothing is
 written as CSV to be parsed back.
 """
 
+from django.utils.translation import gettext as _
+
 from events.models import Event, Match, Standing
 from organize.importer.errors import Origin
 from organize.importer.event_results import event_ref
@@ -85,20 +87,26 @@ def stored_results_rows(event: Event) -> dict[str, list[dict]]:
     return rows
 
 
+def _match_label(values: dict) -> str:
+    """How the page names a stored match: by its round and pairing."""
+    if values["player2_id"]:
+        return _("Round %(round)s, %(player1)s vs %(player2)s") % {
+            "round": values["round"],
+            "player1": values["player1_id"],
+            "player2": values["player2_id"],
+        }
+    return _("Round %(round)s, %(player1)s vs bye") % {"round": values["round"], "player1": values["player1_id"]}
+
+
 def stored_results(event: Event) -> dict[str, list[Row]]:
     """The stored results as rows, for checking them again against the event's current details; each named as
     the organizer knows it (by round and pairing, by standing) rather than by a line of a file nobody sent."""
     stored = stored_results_rows(event)
     return {
-        "matches.csv": [
-            _row(
-                values,
-                Origin(label=f"Round {values['round']}, {values['player1_id']} vs {values['player2_id'] or 'bye'}"),
-            )
-            for values in stored["matches.csv"]
-        ],
+        "matches.csv": [_row(values, Origin(label=_match_label(values))) for values in stored["matches.csv"]],
         "standings.csv": [
-            _row(values, Origin(label=f"Standing of {values['player_id']}")) for values in stored["standings.csv"]
+            _row(values, Origin(label=_("Standing of %(player)s") % {"player": values["player_id"]}))
+            for values in stored["standings.csv"]
         ],
         "teams.csv": [_row(values) for values in stored["teams.csv"]],
     }
@@ -116,7 +124,7 @@ def round_results(event: Event, *, round_number: int, typed: list[Row], eliminat
     ref = event_ref(event)
 
     def other_round(values: dict) -> Row:
-        return _row(values, Origin(label=f"round {values['round']}"))
+        return _row(values, Origin(label=_("round %(number)s") % {"number": values["round"]}))
 
     matches = [other_round(values) for values in kept if values["round"] < round_number]
     for row in typed:

@@ -9,6 +9,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.selectors import user_can_organize, user_manages_all_events
 from corrections.models import CorrectionSource
@@ -26,8 +28,8 @@ from players.models import Participant, Player, Team, team_member_key
 from ratings.models import RecomputeRun, RecomputeStatus
 from ratings.selectors.history import categories_rating
 
-SUBMITTED_IS_FOR_ADMINS = "This event has been submitted: only admins change it now."
-REGISTERED_MEANWHILE = (
+SUBMITTED_IS_FOR_ADMINS = gettext_lazy("This event has been submitted: only admins change it now.")
+REGISTERED_MEANWHILE = gettext_lazy(
     "another upload registered one of these new players a moment ago: nothing was saved; check and save again"
 )
 # New players one upload (or one round or standings page) registers at most: each is a row of the
@@ -88,7 +90,7 @@ def _pending_players_prune(player_ids: list[int]) -> None:
     Participant.objects.filter(pk__in=participants + team_participants).delete()
 
 
-ONLY_DRAFTS_DELETED = "Only drafts are deleted here."
+ONLY_DRAFTS_DELETED = gettext_lazy("Only drafts are deleted here.")
 
 
 def event_editable_by(*, event: Event, user) -> bool:
@@ -111,7 +113,7 @@ def _locked(event: Event) -> Event:
 @transaction.atomic
 def event_create(*, organizer, **fields) -> Event:
     if not user_can_organize(user=organizer):
-        raise PermissionDenied("Only organizers report events.")
+        raise PermissionDenied(_("Only organizers report events."))
     event = Event(organizer=organizer, status=EventStatus.DRAFT, **fields)
     event.full_clean()
     event.save()
@@ -149,10 +151,10 @@ def event_delete(*, event: Event, by) -> None:
 
 
 def _too_many_new_players(count: int) -> str:
-    return (
-        f"these results register {count} new players; one upload registers at most {NEW_PLAYERS_PER_UPLOAD}. "
+    return _(
+        "these results register %(count)s new players; one upload registers at most %(limit)s. "
         "Upload the results in parts (a few rounds at a time), or ask an admin to import the players first"
-    )
+    ) % {"count": count, "limit": NEW_PLAYERS_PER_UPLOAD}
 
 
 def _keep_stored_players_and_teams(check: EventResultsCheck) -> None:
@@ -237,7 +239,7 @@ def event_results_replace(
             player_ids = writer.write_players()
     except IntegrityError:
         # Two uploads registering the same new number at once: the other one's player is there now.
-        check.errors.append(BundleError("players.csv", 0, "-", REGISTERED_MEANWHILE))
+        check.errors.append(BundleError("players.csv", 0, "-", str(REGISTERED_MEANWHILE)))
         raise RegisteredMeanwhile(check) from None
     team_ids = writer.write_teams(player_ids)
     writer.write_results({event_ref(event): (event.pk, True)}, player_ids, team_ids)
@@ -260,9 +262,9 @@ def event_submit(*, event: Event, by) -> list[RecomputeRun]:
     event = _locked(event)
     _require_editable(event, by)
     if event.status != EventStatus.DRAFT:
-        raise ValidationError("This event has been submitted already.")
+        raise ValidationError(_("This event has been submitted already."))
     if event.date > timezone.localdate():
-        raise ValidationError("An event is submitted once it has been played: its date is in the future.")
+        raise ValidationError(_("An event is submitted once it has been played: its date is in the future."))
     check = event_results_check(event=event, rows=stored_results(event))
     if not check.valid:
         raise ResultsInvalid(check)

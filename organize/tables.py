@@ -2,7 +2,10 @@
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from events.models import EventStatus
 from lib.tables import TABLE_TEMPLATE, cell
@@ -18,19 +21,26 @@ def status_tag(status: str, label: str):
 
 
 class OrganizeEventTable(tables.Table):
-    date = tables.DateColumn("j M Y", verbose_name="Date", attrs=cell("Date", "col-date"))
-    name = tables.Column(verbose_name="Event", attrs=cell("Event", "col-event"))
-    format = tables.Column(verbose_name="Format", attrs=cell("Format"))
-    player_count = tables.Column(verbose_name="Players", attrs=cell("Players", "num"))
-    results = tables.Column(verbose_name="Results", accessor="match_count", orderable=False, attrs=cell("Results"))
-    status = tables.Column(verbose_name="Status", attrs=cell("Status"))
-    organizer = tables.Column(verbose_name="Organizer", attrs=cell("Organizer"))
+    date = tables.DateColumn(
+        "DATE_FORMAT", verbose_name=gettext_lazy("Date"), attrs=cell(gettext_lazy("Date"), "col-date")
+    )
+    name = tables.Column(verbose_name=gettext_lazy("Event"), attrs=cell(gettext_lazy("Event"), "col-event"))
+    format = tables.Column(verbose_name=gettext_lazy("Format"), attrs=cell(gettext_lazy("Format")))
+    player_count = tables.Column(verbose_name=gettext_lazy("Players"), attrs=cell(gettext_lazy("Players"), "num"))
+    results = tables.Column(
+        verbose_name=gettext_lazy("Results"),
+        accessor="match_count",
+        orderable=False,
+        attrs=cell(gettext_lazy("Results")),
+    )
+    status = tables.Column(verbose_name=gettext_lazy("Status"), attrs=cell(gettext_lazy("Status")))
+    organizer = tables.Column(verbose_name=gettext_lazy("Organizer"), attrs=cell(gettext_lazy("Organizer")))
 
     class Meta:
         template_name = TABLE_TEMPLATE
         orderable = False
         attrs = {"class": "table event-table"}
-        empty_text = "No events yet: create one below."
+        empty_text = gettext_lazy("No events yet: create one below.")
 
     def __init__(self, data, *, show_organizer: bool, **kwargs):
         super().__init__(data, exclude=() if show_organizer else ("organizer",), **kwargs)
@@ -41,15 +51,17 @@ class OrganizeEventTable(tables.Table):
 
     def render_format(self, record):
         label = format_name(record.format)
-        return f"{label} (teams)" if record.team_size > 1 else label
+        return _("%(format)s (teams)") % {"format": label} if record.team_size > 1 else label
 
     def render_results(self, record):
         parts = []
         if record.match_count:
-            parts.append(f"{record.match_count} match{'es' if record.match_count != 1 else ''}")
+            count = record.match_count
+            parts.append(ngettext("%(count)s match", "%(count)s matches", count) % {"count": count})
         if record.standing_count:
-            parts.append(f"{record.standing_count} standing{'s' if record.standing_count != 1 else ''}")
-        return ", ".join(parts) or "none yet"
+            count = record.standing_count
+            parts.append(ngettext("%(count)s standing", "%(count)s standings", count) % {"count": count})
+        return ", ".join(parts) or _("none yet")
 
     def render_status(self, record):
         return status_tag(record.status, record.get_status_display())
@@ -66,19 +78,31 @@ def _participant_name(participant) -> str:
 
 def _exact(value: float, rounding: str):
     """The value as the category shows it, with two decimals on hover."""
-    return format_html('<span title="{}">{}</span>', f"{value:.2f}", rating_shown(value, rounding))
+    return format_html('<span title="{}">{}</span>', number_format(value, 2), rating_shown(value, rounding))
 
 
 class PreviewChangeTable(tables.Table):
     """Each participant's rating before the event and after it, as submitting would make it."""
 
-    participant = tables.Column(verbose_name="Player", attrs=cell("Player", "col-name"), empty_values=())
-    record = tables.Column(verbose_name="W–D–L", accessor="wins", attrs=cell("W–D–L", "num"))
-    matches_before = tables.Column(verbose_name="Matches before", attrs=cell("Matches before", "num hide-phone"))
-    rating_before = tables.Column(verbose_name="Before", attrs=cell("Before", "num"))
-    rating_after = tables.Column(verbose_name="After", attrs=cell("After", "num col-rating"))
-    change = tables.Column(verbose_name="Change", attrs=cell("Change", "num col-change"))
-    k = tables.Column(verbose_name="K (why)", accessor="k_reasons", attrs=cell("K", "col-k"), empty_values=())
+    participant = tables.Column(
+        verbose_name=gettext_lazy("Player"), attrs=cell(gettext_lazy("Player"), "col-name"), empty_values=()
+    )
+    record = tables.Column(
+        verbose_name=gettext_lazy("W–D–L"), accessor="wins", attrs=cell(gettext_lazy("W–D–L"), "num")
+    )
+    matches_before = tables.Column(
+        verbose_name=gettext_lazy("Matches before"), attrs=cell(gettext_lazy("Matches before"), "num hide-phone")
+    )
+    rating_before = tables.Column(
+        verbose_name=pgettext_lazy("rating", "Before"), attrs=cell(pgettext_lazy("rating", "Before"), "num")
+    )
+    rating_after = tables.Column(
+        verbose_name=pgettext_lazy("rating", "After"), attrs=cell(pgettext_lazy("rating", "After"), "num col-rating")
+    )
+    change = tables.Column(verbose_name=gettext_lazy("Change"), attrs=cell(gettext_lazy("Change"), "num col-change"))
+    k = tables.Column(
+        verbose_name=gettext_lazy("K (why)"), accessor="k_reasons", attrs=cell("K", "col-k"), empty_values=()
+    )
 
     class Meta:
         template_name = TABLE_TEMPLATE
@@ -101,7 +125,7 @@ class PreviewChangeTable(tables.Table):
     def render_rating_after(self, record):
         shown = _exact(record.rating_after, self.rounding)
         if record.provisional:
-            return format_html('{} <span class="tag tag-muted">provisional</span>', shown)
+            return format_html('{} <span class="tag tag-muted">{}</span>', shown, _("provisional"))
         return shown
 
     def render_change(self, record):
@@ -109,22 +133,41 @@ class PreviewChangeTable(tables.Table):
 
     def render_k(self, record):
         if record.provisional and not record.k_reasons:
-            return "provisional formula"
+            return _("provisional formula")
         return "; ".join(record.k_reasons) or "—"
 
 
 class PreviewPointsTable(tables.Table):
     """V:EKN event points each player would get."""
 
-    rank = tables.Column(verbose_name="Rank", accessor="standing__rank", attrs=cell("Rank", "num col-rank"))
-    participant = tables.Column(
-        verbose_name="Player", accessor="standing__participant", attrs=cell("Player", "col-name")
+    rank = tables.Column(
+        verbose_name=gettext_lazy("Rank"), accessor="standing__rank", attrs=cell(gettext_lazy("Rank"), "num col-rank")
     )
-    vp = tables.Column(verbose_name="VP", accessor="standing__vp", attrs=cell("Victory points", "num"))
-    gw = tables.Column(verbose_name="GW", accessor="standing__gw", attrs=cell("Game wins", "num"))
-    final = tables.Column(verbose_name="Final", accessor="standing__final", attrs=cell("Final"), empty_values=())
-    bonus = tables.Column(verbose_name="Finals bonus", accessor="points__bonus", attrs=cell("Finals bonus", "num"))
-    points = tables.Column(verbose_name="Points", accessor="points__points", attrs=cell("Rating points", "num"))
+    participant = tables.Column(
+        verbose_name=gettext_lazy("Player"),
+        accessor="standing__participant",
+        attrs=cell(gettext_lazy("Player"), "col-name"),
+    )
+    vp = tables.Column(
+        verbose_name=gettext_lazy("VP"), accessor="standing__vp", attrs=cell(gettext_lazy("Victory points"), "num")
+    )
+    gw = tables.Column(
+        verbose_name=gettext_lazy("GW"), accessor="standing__gw", attrs=cell(gettext_lazy("Game wins"), "num")
+    )
+    final = tables.Column(
+        verbose_name=pgettext_lazy("final placing", "Final"),
+        accessor="standing__final",
+        attrs=cell(pgettext_lazy("final placing", "Final")),
+        empty_values=(),
+    )
+    bonus = tables.Column(
+        verbose_name=gettext_lazy("Finals bonus"),
+        accessor="points__bonus",
+        attrs=cell(gettext_lazy("Finals bonus"), "num"),
+    )
+    points = tables.Column(
+        verbose_name=gettext_lazy("Points"), accessor="points__points", attrs=cell(gettext_lazy("Rating points"), "num")
+    )
 
     class Meta:
         template_name = TABLE_TEMPLATE
@@ -139,13 +182,13 @@ class PreviewPointsTable(tables.Table):
         return _participant_name(self.participants.get(record.standing.participant_id))
 
     def render_vp(self, value):
-        return f"{float(value):g}"
+        return number_format(f"{float(value):g}")  # 2.5, or 2,5 in German
 
     def render_final(self, record):
         return record.standing.get_final_display() if record.standing.final else "—"
 
     def render_bonus(self, value):
-        return f"{value:.1f}" if value else "—"
+        return number_format(value, 1) if value else "—"
 
     def render_points(self, record):
         return format_html("<strong>{}</strong>", _exact(record.points.points, self.rounding))

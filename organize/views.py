@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -52,7 +53,7 @@ def organizer_required(view):
     @login_required
     def wrapped(request, *args, **kwargs):
         if not user_can_organize(user=request.user):
-            raise PermissionDenied("Only organizers report events: ask an admin for the organizer role.")
+            raise PermissionDenied(_("Only organizers report events: ask an admin for the organizer role."))
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -66,11 +67,16 @@ def _editable_event(request, event_id):
 
 
 def _report_text(report) -> str:
-    return (
-        f"Results saved: {report.matches.created} match(es) added, {report.matches.updated} changed, "
-        f"{report.matches.deleted} removed; {report.standings.created + report.standings.updated} standing(s) "
-        f"written; {report.players.created} new player(s) registered."
-    )
+    return _(
+        "Results saved: %(added)s match(es) added, %(changed)s changed, %(removed)s removed; "
+        "%(standings)s standing(s) written; %(players)s new player(s) registered."
+    ) % {
+        "added": report.matches.created,
+        "changed": report.matches.updated,
+        "removed": report.matches.deleted,
+        "standings": report.standings.created + report.standings.updated,
+        "players": report.players.created,
+    }
 
 
 def _players_to_register(check, posted: NewPlayersForm) -> list[str]:
@@ -100,7 +106,7 @@ def event_create(request):
     form = EventForm(request.POST or None, initial={"k": 16, "team_size": 1})
     if request.method == "POST" and form.is_valid():
         event = services.event_create(organizer=request.user, **form.cleaned_data)
-        messages.success(request, f"“{event.name}” is saved as a draft. Now add its results.")
+        messages.success(request, _("“%(name)s” is saved as a draft. Now add its results.") % {"name": event.name})
         return redirect("organize:event", event.pk)
     return render(request, "organize/event_form.html", {"form": form, "event": None})
 
@@ -112,7 +118,7 @@ def event_edit(request, event_id):
     if request.method == "POST" and form.is_valid():
         changes = {name: form.cleaned_data[name] for name in form.changed_data}
         services.event_update(event=event, by=request.user, **changes)
-        messages.success(request, "Event details saved.")
+        messages.success(request, _("Event details saved."))
         return redirect("organize:event", event.pk)
     return render(request, "organize/event_form.html", {"form": form, "event": event})
 
@@ -149,7 +155,7 @@ def event_delete(request, event_id):
         raise PermissionDenied(services.ONLY_DRAFTS_DELETED)
     if request.method == "POST" and request.POST.get("confirm") == "delete":
         services.event_delete(event=event, by=request.user)
-        messages.success(request, f"The draft “{event.name}” is deleted.")
+        messages.success(request, _("The draft “%(name)s” is deleted.") % {"name": event.name})
         return redirect("organize:index")
     return render(
         request,
@@ -248,7 +254,7 @@ def round_entry(request, event_id, round_number):
         raise Http404("No such round.")
     event = _editable_event(request, event_id)
     if event.team_size > 1:
-        messages.info(request, "Team events are reported by uploading their files (teams and matches).")
+        messages.info(request, _("Team events are reported by uploading their files (teams and matches)."))
         return redirect("organize:upload", event.pk)
     stored = list(
         Match.objects.filter(event=event, round=round_number)
@@ -284,7 +290,7 @@ def round_entry(request, event_id, round_number):
             request, event, results, formset, players_form, MatchRowForm.COLUMNS
         )
         if saved:
-            messages.success(request, f"Round {round_number} saved.")
+            messages.success(request, _("Round %(number)s saved.") % {"number": round_number})
             if request.POST.get("then") == "next":
                 return redirect("organize:round", event.pk, round_number + 1)
             return redirect("organize:event", event.pk)
@@ -310,7 +316,7 @@ def round_entry(request, event_id, round_number):
 def standings_entry(request, event_id):
     event = _editable_event(request, event_id)
     if event.team_size > 1:
-        messages.info(request, "Team events are reported by uploading their files (teams and standings).")
+        messages.info(request, _("Team events are reported by uploading their files (teams and standings)."))
         return redirect("organize:upload", event.pk)
     stored = Standing.objects.filter(event=event).select_related("participant__player").order_by("rank", "id")
     initial = [
@@ -334,7 +340,7 @@ def standings_entry(request, event_id):
             request, event, results, formset, players_form, StandingRowForm.COLUMNS
         )
         if saved:
-            messages.success(request, "Standings saved.")
+            messages.success(request, _("Standings saved."))
             return redirect("organize:event", event.pk)
     return render(
         request,
@@ -387,17 +393,25 @@ def submit(request, event_id):
     """Submits from the preview, once the organizer has ticked that the results are checked: it cannot be undone."""
     event = selectors.organize_event_get(user=request.user, event_id=event_id)
     if request.POST.get("confirm") != "yes":
-        messages.error(request, "Not submitted: tick that you checked the results, then submit.")
+        messages.error(request, _("Not submitted: tick that you checked the results, then submit."))
         return redirect("organize:preview", event.pk)
     try:
         runs = services.event_submit(event=event, by=request.user)
     except services.ResultsInvalid as invalid:
         messages.error(
-            request, f"Not submitted: the results have {len(invalid.check.errors)} problem(s), listed below."
+            request,
+            _("Not submitted: the results have %(count)s problem(s), listed below.")
+            % {"count": len(invalid.check.errors)},
         )
     except ValidationError as error:
-        messages.error(request, f"Not submitted: {' '.join(error.messages)}")
+        messages.error(request, _("Not submitted: %(reason)s") % {"reason": " ".join(error.messages)})
     else:
-        lists = ", ".join(sorted({run.category.name for run in runs})) or "its lists"
-        messages.success(request, f"Submitted. The ratings of {lists} are being computed; this page shows when.")
+        lists = ", ".join(sorted({run.category.label for run in runs}))
+        if lists:
+            message = _("Submitted. The ratings of %(lists)s are being computed; this page shows when.") % {
+                "lists": lists
+            }
+        else:
+            message = _("Submitted. The ratings of its lists are being computed; this page shows when.")
+        messages.success(request, message)
     return redirect("organize:event", event.pk)

@@ -9,16 +9,28 @@ play: Russia, Turkey, Cyprus and the Caucasus in Europe, Egypt in Africa.
 from functools import cache
 
 import pycountry
+from django.utils.translation import gettext_lazy
 
-CONTINENT_NAMES = {
-    "AF": "Africa",
-    "AN": "Antarctica",
-    "AS": "Asia",
-    "EU": "Europe",
-    "NA": "North America",
-    "OC": "Oceania",
-    "SA": "South America",
+
+def gettext_noop(message: str) -> str:
+    """Marks a text for the catalogs, untranslated: Django's own reads the settings, and this module is
+    imported without them (the demo world's writer runs in a bare process)."""
+    return message
+
+
+# The continents' names in English, for what is written in English whatever the visitor's language (the demo
+# world's event names); marked for the catalogs, which CONTINENT_NAMES reads.
+CONTINENT_NAMES_ENGLISH = {
+    "AF": gettext_noop("Africa"),
+    "AN": gettext_noop("Antarctica"),
+    "AS": gettext_noop("Asia"),
+    "EU": gettext_noop("Europe"),
+    "NA": gettext_noop("North America"),
+    "OC": gettext_noop("Oceania"),
+    "SA": gettext_noop("South America"),
 }
+# Lazy: each visitor reads them in their language (as str() or in a template, not at import).
+CONTINENT_NAMES = {code: gettext_lazy(name) for code, name in CONTINENT_NAMES_ENGLISH.items()}
 
 _COUNTRIES_BY_CONTINENT = {
     "AF": "AO BF BI BJ BW CD CF CG CI CM CV DJ DZ EG EH ER ET GA GH GM GN GQ GW KE KM LR LS LY "

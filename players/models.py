@@ -4,6 +4,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Concat
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django_countries.fields import CountryField
 
 from lib.indexes import PostgresOnlyGinIndex, trigram_search_index
@@ -13,7 +14,7 @@ from players.search import FoldName
 
 MEMBERSHIP_NUMBER_PATTERN = r"^[A-Za-z0-9-]{1,32}$"
 membership_number_validator = RegexValidator(
-    MEMBERSHIP_NUMBER_PATTERN, "1 to 32 characters: letters, digits and hyphens."
+    MEMBERSHIP_NUMBER_PATTERN, gettext_lazy("1 to 32 characters: letters, digits and hyphens.")
 )
 
 
@@ -71,7 +72,7 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=models.Q(region="") | models.Q(region__startswith=Concat("country", models.Value("-"))),
                 name="player_region_in_country",
-                violation_error_message="The region must be a subdivision of the player's country.",
+                violation_error_message=gettext_lazy("The region must be a subdivision of the player's country."),
             ),
         ]
         indexes = [

@@ -11,6 +11,7 @@ refuse them with this one rule.
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -19,9 +20,11 @@ def name_problem(name: str) -> str:
     """Why `name` cannot be a name ("" when it can)."""
     for character in name:
         if character in BIDI_CONTROLS:
-            return f"the name holds a bidirectional control character (U+{ord(character):04X}), which reorders text"
+            return _("the name holds a bidirectional control character (U+%(code)s), which reorders text") % {
+                "code": f"{ord(character):04X}"
+            }
         if unicodedata.category(character) == "Cc":
-            return f"the name holds a control character (U+{ord(character):04X})"
+            return _("the name holds a control character (U+%(code)s)") % {"code": f"{ord(character):04X}"}
     return ""
 
 

@@ -1,6 +1,7 @@
 """Checks shared by the admin forms and the services that create players and teams."""
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from django_countries import countries
 
 from players import geography
@@ -16,14 +17,14 @@ def validate_region(region: str, country: str) -> None:
         return
     if not geography.is_region(region):
         raise ValidationError(
-            "%(region)s is not an ISO 3166-2 region code (for example DE-BY or US-CA).",
+            _("%(region)s is not an ISO 3166-2 region code (for example DE-BY or US-CA)."),
             code="invalid_region",
             params={"region": region},
         )
     region_country = region.split("-", 1)[0]
     if region_country != country:
         raise ValidationError(
-            "%(region)s is a region of %(name)s: set the country to %(name)s or leave the region empty.",
+            _("%(region)s is a region of %(name)s: set the country to %(name)s or leave the region empty."),
             code="region_not_in_country",
             params={"region": region, "name": countries.name(region_country) or region_country},
         )
@@ -34,7 +35,7 @@ def validate_team_members(members, *, team: Team | None = None) -> str:
     members = list(members)
     if len(members) != TEAM_SIZE:
         raise ValidationError(
-            "A team has exactly %(size)d members; %(count)d chosen.",
+            _("A team has exactly %(size)d members; %(count)d chosen."),
             code="team_size",
             params={"size": TEAM_SIZE, "count": len(members)},
         )
@@ -45,7 +46,7 @@ def validate_team_members(members, *, team: Team | None = None) -> str:
     duplicate = duplicates.first()
     if duplicate is not None:
         raise ValidationError(
-            "The team “%(team)s” already has exactly these members; a team is its set of members.",
+            _("The team “%(team)s” already has exactly these members; a team is its set of members."),
             code="duplicate_team",
             params={"team": duplicate},
         )

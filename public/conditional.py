@@ -56,7 +56,7 @@ from players.models import Player, Team
 from ratings.models import Category
 
 # What the digest of the deployed code reads, and what it leaves out (not served, or not ours).
-_CODE_SUFFIXES = (".py", ".html", ".txt", ".css", ".js", ".svg")
+_CODE_SUFFIXES = (".py", ".html", ".txt", ".css", ".js", ".svg", ".po")
 _NOT_CODE = {"tests", "node_modules", "staticfiles", "__pycache__", "media"}
 
 # A page's state: what, besides the URL, the day, the language and the code, the page shows is at.

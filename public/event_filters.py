@@ -4,6 +4,7 @@ import functools
 
 import django_filters
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from events import selectors
@@ -30,13 +31,13 @@ def _countries_by_name(codes: tuple[str, ...], language: str | None) -> tuple[tu
 
 
 class EventFilter(django_filters.FilterSet):
-    name = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label="Name")
-    format = django_filters.ChoiceFilter(choices=_format_choices, empty_label="Any format")
+    name = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label=_("Name"))
+    format = django_filters.ChoiceFilter(label=_("Format"), choices=_format_choices, empty_label=_("Any format"))
     year = django_filters.ChoiceFilter(
-        field_name="date", lookup_expr="year", label="Year", choices=_year_choices, empty_label="Any year"
+        field_name="date", lookup_expr="year", label=_("Year"), choices=_year_choices, empty_label=_("Any year")
     )
-    country = django_filters.ChoiceFilter(choices=_country_choices, empty_label="Anywhere")
+    country = django_filters.ChoiceFilter(label=_("Country"), choices=_country_choices, empty_label=_("Anywhere"))
     level = django_filters.ChoiceFilter(
-        label="V:EKN level", choices=[c for c in VeknLevel.choices if c[0]], empty_label="Any level"
+        label=_("V:EKN level"), choices=[c for c in VeknLevel.choices if c[0]], empty_label=_("Any level")
     )
-    k = django_filters.ChoiceFilter(label="K-value", choices=KValue.choices, empty_label="Any K")
+    k = django_filters.ChoiceFilter(label=_("K-value"), choices=KValue.choices, empty_label=_("Any K"))

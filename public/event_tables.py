@@ -6,58 +6,68 @@ from operator import attrgetter
 import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from events.models import EventStatus
 from lib.tables import cell, country_label
-from players.formatting import change_cell, change_class, day, format_name, signed
+from players.formatting import change_cell, change_class, day, decimal, format_name, percent, plain_number, signed
 from players.links import ParticipantLinks, url_maker
-from public.player_tables import correction_note
+from public.player_tables import CHANGE, DATE, EVENT, FINAL, GAME_WINS, PLAYERS, POINTS, VICTORY_POINTS, correction_note
 from public.tables import ONE_PASS_TEMPLATE, Cell, OnePassTable, always
 from ratings.formatting import rating_shown
 
 VTES_FORMAT = "vtes"  # V:EKN events are scored in rating points: K means nothing there
 
+PLAYER = gettext_lazy("Player")
+PLACE = pgettext_lazy("where an event was held", "Place")
+STANDING_PLACE = pgettext_lazy("a place in the standings", "Place")
+RECORD = pgettext_lazy("wins–draws–losses, abbreviated", "W–D–L")
+WINNER = gettext_lazy("Winner")
+
 
 class EventTable(OnePassTable):
-    date = tables.DateColumn("j M Y", verbose_name="Date", attrs=cell("Date", "col-date"))
-    name = tables.Column(verbose_name="Event", attrs=cell("Event", "col-event"))
-    format = tables.Column(verbose_name="Format", attrs=cell("Format"))
-    k = tables.Column(verbose_name="K", attrs=cell("K-value", "num"))
-    player_count = tables.Column(verbose_name="Players", attrs=cell("Players", "num"))
-    winner = tables.Column(verbose_name="Winner", accessor="pk", attrs=cell("Winner", "col-winner"), empty_values=())
+    date = tables.DateColumn("DATE_FORMAT", verbose_name=DATE, attrs=cell(DATE, "col-date"))
+    name = tables.Column(verbose_name=EVENT, attrs=cell(EVENT, "col-event"))
+    format = tables.Column(verbose_name=gettext_lazy("Format"), attrs=cell(gettext_lazy("Format")))
+    k = tables.Column(verbose_name="K", attrs=cell(gettext_lazy("K-value"), "num"))
+    player_count = tables.Column(verbose_name=PLAYERS, attrs=cell(PLAYERS, "num"))
+    winner = tables.Column(verbose_name=WINNER, accessor="pk", attrs=cell(WINNER, "col-winner"), empty_values=())
     # Through the Country object, not the model field: see PlayerTable.country (get_country_display is 1 ms a row).
     place = tables.Column(
-        verbose_name="Place",
+        verbose_name=PLACE,
         accessor="country__code",
         order_by="country",
         empty_values=(),
-        attrs=cell("Place", "col-place"),
+        attrs=cell(PLACE, "col-place"),
     )
 
     class Meta:
         template_name = ONE_PASS_TEMPLATE
         orderable = False
         attrs = {"class": "table event-table cards-on-phone"}
-        empty_text = "No events match."
+        empty_text = gettext_lazy("No events match.")
 
     def __init__(self, data, **kwargs):
         super().__init__(data, **kwargs)
         self.anchor = "events"
-        self.previous_label, self.next_label = "Newer", "Older"
+        self.previous_label, self.next_label = _("Newer"), _("Older")
         self.winners: dict[int, list] = {}  # event id -> its winners named, set for the page shown
 
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
         event_url = url_maker("events:detail")
+        teams_word = escape(_("Teams"))
+        teams = f' <span class="tag">{teams_word}</span>'
 
-        def name(event, _):
-            tags = ' <span class="tag">Teams</span>' if event.team_size > 1 else ""
+        def name(event, _value):
+            tags = teams if event.team_size > 1 else ""
             if event.level:
                 tags += f' <span class="tag tag-level">{escape(event.get_level_display())}</span>'
             if event.status != EventStatus.RATED:
                 tags += f' <span class="tag tag-muted">{escape(event.get_status_display())}</span>'
             return mark_safe(f'<a href="{escape(event_url(event.pk))}">{escape(event.name)}</a>{tags}')
 
-        def place(event, _):
+        def place(event, _value):
             if not event.country:
                 return event.city or "—"
             label = country_label(event.country)
@@ -77,12 +87,14 @@ class EventTable(OnePassTable):
 class StandingTable(OnePassTable):
     """Final standings; V:EKN events add the rating points each player earned."""
 
-    rank = tables.Column(verbose_name="Rank", attrs=cell("Rank", "num col-rank"))
-    participant = tables.Column(verbose_name="Player", attrs=cell("Player", "col-name"))
-    vp = tables.Column(verbose_name="VP", attrs=cell("Victory points", "num"))
-    gw = tables.Column(verbose_name="GW", attrs=cell("Game wins", "num hide-phone"))
-    final = tables.Column(verbose_name="Final", attrs=cell("Final"), empty_values=())
-    points = tables.Column(verbose_name="Points", accessor="participant_id", attrs=cell("Rating points", "num"))
+    rank = tables.Column(verbose_name=gettext_lazy("Rank"), attrs=cell(gettext_lazy("Rank"), "num col-rank"))
+    participant = tables.Column(verbose_name=PLAYER, attrs=cell(PLAYER, "col-name"))
+    vp = tables.Column(verbose_name="VP", attrs=cell(VICTORY_POINTS, "num"))
+    gw = tables.Column(verbose_name="GW", attrs=cell(GAME_WINS, "num hide-phone"))
+    final = tables.Column(verbose_name=FINAL, attrs=cell(FINAL), empty_values=())
+    points = tables.Column(
+        verbose_name=POINTS, accessor="participant_id", attrs=cell(gettext_lazy("Rating points"), "num")
+    )
 
     class Meta:
         template_name = ONE_PASS_TEMPLATE
@@ -97,20 +109,21 @@ class StandingTable(OnePassTable):
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
         scores, rounding = self.scores, self.rounding
 
-        def final(standing, _):
+        def final(standing, _value):
             if not standing.final:
                 return "—"
             css = "tag tag-yes" if standing.final == "winner" else "tag"
             return format_html('<span class="{}">{}</span>', css, standing.get_final_display())
 
-        def points(standing, _):
+        def points(standing, _value):
             score = scores.get(standing.participant_id)
             if score is None:
                 return "—"
             if score.bonus:
                 return format_html(
                     '<strong title="{}">{}</strong>',
-                    f"includes a finals bonus of {score.bonus:.1f} (coefficient {score.coefficient:.3f})",
+                    _("includes a finals bonus of %(bonus)s (coefficient %(coefficient)s)")
+                    % {"bonus": decimal(score.bonus, 1), "coefficient": decimal(score.coefficient, 3)},
                     rating_shown(score.points, rounding),
                 )
             return format_html("<strong>{}</strong>", rating_shown(score.points, rounding))
@@ -118,7 +131,7 @@ class StandingTable(OnePassTable):
         return {
             "rank": (attrgetter("rank"), lambda _, rank: rank),
             "participant": (attrgetter("participant"), lambda _, participant: links(participant)),
-            "vp": (attrgetter("vp"), lambda _, vp: f"{float(vp):g}"),
+            "vp": (attrgetter("vp"), lambda _, vp: plain_number(vp)),
             "gw": (attrgetter("gw"), lambda _, gw: gw),
             "final": (always, final),
             "points": (attrgetter("participant_id"), points),
@@ -133,20 +146,24 @@ def winners_shown(winners, links: ParticipantLinks) -> SafeString | str:
 
 
 def percent_shown(value) -> str:
-    """A tiebreaker percentage as the DCI printed them: 66.67%."""
-    return f"{value * 100:.2f}%"
+    """A tiebreaker percentage as the DCI printed them: 66.67% (66,67 % in German)."""
+    return percent(value, 2)
 
 
 class ComputedStandingTable(OnePassTable):
     """Final standings computed from the matches (SPEC 5b): match points, then the DCI tiebreakers."""
 
-    place = tables.Column(verbose_name="Place", attrs=cell("Place", "num col-rank"))
-    participant = tables.Column(verbose_name="Player", attrs=cell("Player", "col-name"))
-    match_points = tables.Column(verbose_name="Points", attrs=cell("Match points", "num"))
-    record = tables.Column(verbose_name="W–D–L", accessor="wins", attrs=cell("W–D–L", "num"))
-    omw = tables.Column(verbose_name="OMW%", attrs=cell("Opponents' match-win %", "num hide-phone", "OMW%"))
-    gw = tables.Column(verbose_name="GW%", attrs=cell("Game-win %", "num hide-phone", "GW%"))
-    ogw = tables.Column(verbose_name="OGW%", attrs=cell("Opponents' game-win %", "num hide-phone", "OGW%"))
+    place = tables.Column(verbose_name=STANDING_PLACE, attrs=cell(STANDING_PLACE, "num col-rank"))
+    participant = tables.Column(verbose_name=PLAYER, attrs=cell(PLAYER, "col-name"))
+    match_points = tables.Column(verbose_name=POINTS, attrs=cell(gettext_lazy("Match points"), "num"))
+    record = tables.Column(verbose_name=RECORD, accessor="wins", attrs=cell(RECORD, "num"))
+    omw = tables.Column(
+        verbose_name="OMW%", attrs=cell(gettext_lazy("Opponents' match-win %"), "num hide-phone", "OMW%")
+    )
+    gw = tables.Column(verbose_name="GW%", attrs=cell(gettext_lazy("Game-win %"), "num hide-phone", "GW%"))
+    ogw = tables.Column(
+        verbose_name="OGW%", attrs=cell(gettext_lazy("Opponents' game-win %"), "num hide-phone", "OGW%")
+    )
 
     class Meta:
         template_name = ONE_PASS_TEMPLATE
@@ -158,14 +175,16 @@ class ComputedStandingTable(OnePassTable):
         self.names = names
         self.anchor = "standings"
         if team:
-            self.columns["participant"].column.verbose_name = "Team"
+            self.columns["participant"].column.verbose_name = _("Team")
 
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
         names = self.names
 
+        winner = f' <span class="tag tag-yes">{escape(str(WINNER))}</span>'
+
         def place(placing, value):
             if placing.won_elimination:
-                return mark_safe(f'{value} <span class="tag tag-yes">Winner</span>')
+                return mark_safe(f"{value}{winner}")
             return value
 
         def tiebreaker(_, value):
@@ -185,11 +204,15 @@ class ComputedStandingTable(OnePassTable):
 class RatingChangeTable(OnePassTable):
     """Each participant's rating over the event: before the first match, after the last."""
 
-    participant = tables.Column(verbose_name="Player", attrs=cell("Player", "col-name"), order_by=("name",))
-    record = tables.Column(verbose_name="W–D–L", accessor="wins", attrs=cell("W–D–L", "num"), orderable=False)
-    rating_before = tables.Column(verbose_name="Before", attrs=cell("Before", "num hide-phone"))
-    rating_after = tables.Column(verbose_name="After", attrs=cell("After", "num col-rating"))
-    change = tables.Column(verbose_name="Change", attrs=cell("Change", "num col-change"))
+    participant = tables.Column(verbose_name=PLAYER, attrs=cell(PLAYER, "col-name"), order_by=("name",))
+    record = tables.Column(verbose_name=RECORD, accessor="wins", attrs=cell(RECORD, "num"), orderable=False)
+    rating_before = tables.Column(
+        verbose_name=gettext_lazy("Before"), attrs=cell(gettext_lazy("Before"), "num hide-phone")
+    )
+    rating_after = tables.Column(
+        verbose_name=gettext_lazy("After"), attrs=cell(gettext_lazy("After"), "num col-rating")
+    )
+    change = tables.Column(verbose_name=CHANGE, attrs=cell(CHANGE, "num col-change"))
 
     class Meta:
         template_name = ONE_PASS_TEMPLATE
@@ -199,7 +222,7 @@ class RatingChangeTable(OnePassTable):
         super().__init__(data, **kwargs)
         self.rounding = rounding
         if team:
-            self.columns["participant"].column.verbose_name = "Team"
+            self.columns["participant"].column.verbose_name = _("Team")
 
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
         rounding = self.rounding
@@ -223,7 +246,12 @@ def _side(participant, change, winner: bool, links: ParticipantLinks) -> str:
     )
 
 
-_OUTCOMES = {1: "won", 2: "lost", 0: "drew"}
+# Read out before the games (visually hidden): "won, games 2–1", from the first side.
+_OUTCOMES = {
+    1: pgettext_lazy("a match, from its first side", "won, games"),
+    2: pgettext_lazy("a match, from its first side", "lost, games"),
+    0: pgettext_lazy("a match, from its first side", "drew, games"),
+}
 
 
 def match_item(
@@ -240,16 +268,23 @@ def match_item(
     bye = match.is_bye
     winner = 0 if bye or games1 == games2 else 1 if games1 > games2 else 2
     if bye:
-        score = '<span class="tag">Bye</span>'
-        right = '<div class="side"><span class="muted">no opponent</span></div>'
+        bye_word = escape(pgettext("a match without an opponent", "Bye"))
+        no_opponent = escape(_("no opponent"))
+        score = f'<span class="tag">{bye_word}</span>'
+        right = f'<div class="side"><span class="muted">{no_opponent}</span></div>'
     else:
         games = f"{games1}–{games2}–{match.draws}" if match.draws else f"{games1}–{games2}"
-        title = ' title="games won by each, then drawn games"' if match.draws else ""
-        score = f'<span class="visually-hidden">{_OUTCOMES[winner]}, games </span><span{title}>{escape(games)}</span>'
+        title = ""
+        if match.draws:
+            explained = escape(_("games won by each, then drawn games"))
+            title = f' title="{explained}"'
+        outcome = escape(_OUTCOMES[winner])
+        score = f'<span class="visually-hidden">{outcome} </span><span{title}>{escape(games)}</span>'
         right = _side(side2, change2, winner == 2, links)
     if corrections:
         notes = "".join(f"<li>{correction_note(correction)}</li>" for correction in corrections)
-        score = f'{score}<details class="correction"><summary>Corrected</summary><ul>{notes}</ul></details>'
+        corrected = escape(_("Corrected"))
+        score = f'{score}<details class="correction"><summary>{corrected}</summary><ul>{notes}</ul></details>'
     return mark_safe(
         f'<li class="match{" is-bye" if bye else ""}">{_side(side1, change1, winner == 1, links)}'
         f'<div class="score">{score}</div>{right}</li>'

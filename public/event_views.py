@@ -2,9 +2,11 @@
 
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
+from django.utils.translation import pgettext_lazy
 
 from corrections.selectors import match_corrections
 from events import selectors
+from events.models import VeknLevel
 from lib.tables import configure
 from organize import selectors as organize_selectors
 from players.links import ParticipantLinks
@@ -18,6 +20,15 @@ EVENTS_PER_PAGE = 50
 PARTICIPANTS_PER_PAGE = 100
 # Events with more matches than this show their matches one round at a time.
 ALL_ROUNDS_UP_TO = 300
+
+# A V:EKN level inside a sentence ("(12 players, national championship)"): lower case in English, not in German.
+LEVEL_IN_SENTENCE = {
+    VeknLevel.NATIONAL: pgettext_lazy("a V:EKN level inside a sentence", "national championship"),
+    VeknLevel.CONTINENTAL_QUALIFIER: pgettext_lazy(
+        "a V:EKN level inside a sentence", "continental championship qualifier"
+    ),
+    VeknLevel.CONTINENTAL: pgettext_lazy("a V:EKN level inside a sentence", "continental championship"),
+}
 
 
 def event_list(request):
@@ -72,6 +83,7 @@ def event_detail(request, event_id):
             "sections": bool(standings_table) + len(change_tables) + bool(rounds),
             "vekn_coefficient": any_score.coefficient if any_score else None,
             "vekn_players": any_score.players if any_score else None,
+            "level_in_sentence": LEVEL_IN_SENTENCE.get(event.level, ""),
         },
     )
 

@@ -18,6 +18,9 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from corrections.models import Correction
 from corrections.selectors import participants_of_player
@@ -53,10 +56,15 @@ class PlayerFeed(Feed):
         return get_object_or_404(Player.objects.public(), membership_number=number)
 
     def title(self, player: Player) -> str:
-        return f"{player.name} ({player.membership_number}): ratings and corrections"
+        return _("%(name)s (%(number)s): ratings and corrections") % {
+            "name": player.name,
+            "number": player.membership_number,
+        }
 
     def subtitle(self, player: Player) -> str:
-        return f"{player.name}'s rating after each event in every list, and the corrections of matches they played."
+        return _("%(name)s's rating after each event in every list, and the corrections of matches they played.") % {
+            "name": player.name
+        }
 
     def link(self, player: Player) -> str:
         return player.get_absolute_url()
@@ -72,15 +80,26 @@ class PlayerFeed(Feed):
                 rounding = category.display_rounding
                 after = rating_shown(point.rating_after, rounding)
                 change = signed(point.rating_after - point.rating_before)
+                values = {
+                    "list": category.label,
+                    "rating": after,
+                    "event": point.event_name,
+                    "change": change,
+                    "player": player.name,
+                    "before": rating_shown(point.rating_before, rounding),
+                    "date": date_format(point.date, pgettext("date in a feed item (Django date format)", "d M Y")),
+                    "won": point.record.wins,
+                    "drawn": point.record.draws,
+                    "lost": point.record.losses,
+                }
                 items.append(
                     FeedItem(
-                        title=f"{category.name}: {after} after {point.event_name} ({change})",
-                        description=(
-                            f"{player.name}'s {category.name} rating went from "
-                            f"{rating_shown(point.rating_before, rounding)} to {after} at {point.event_name} on "
-                            f"{point.date:%d %b %Y} ({point.record.wins} won, {point.record.draws} drawn, "
-                            f"{point.record.losses} lost)."
-                        ),
+                        title=_("%(list)s: %(rating)s after %(event)s (%(change)s)") % values,
+                        description=_(
+                            "%(player)s's %(list)s rating went from %(before)s to %(rating)s at %(event)s on "
+                            "%(date)s (%(won)s won, %(drawn)s drawn, %(lost)s lost)."
+                        )
+                        % values,
                         link=reverse("events:detail", args=[point.event_id]),
                         guid=f"{player.get_absolute_url()}?category={category.slug}#event-{point.event_id}",
                         published=_day_start(point.date),
@@ -96,8 +115,10 @@ class PlayerFeed(Feed):
         for correction in corrections:
             items.append(
                 FeedItem(
-                    title=f"Corrected: {correction.event_name}, round {correction.round}: {correction.pairing}",
-                    description=f"Was: {correction.old_result}. Now: {correction.new_result}. {correction.reason}",
+                    title=_("Corrected: %(event)s, round %(round)s: %(pairing)s")
+                    % {"event": correction.event_name, "round": correction.round, "pairing": correction.pairing},
+                    description=_("Was: %(old)s. Now: %(new)s. %(reason)s")
+                    % {"old": correction.old_result, "new": correction.new_result, "reason": correction.reason},
                     link=correction.get_absolute_url(),
                     guid=correction.get_absolute_url(),
                     published=correction.corrected_at,
@@ -134,10 +155,10 @@ class RankingFeed(Feed):
         return category
 
     def title(self, category: Category) -> str:
-        return f"{category.name}: the official lists"
+        return _("%(name)s: the official lists") % {"name": category.label}
 
     def subtitle(self, category: Category) -> str:
-        return f"The {category.name} list published at the end of each month, with its leaders."
+        return _("The %(name)s list published at the end of each month, with its leaders.") % {"name": category.label}
 
     def link(self, category: Category) -> str:
         return reverse("ratings:official", args=[category.slug])
@@ -156,14 +177,17 @@ class RankingFeed(Feed):
         return lists
 
     def item_title(self, item: OfficialList) -> str:
-        return f"{item.category.name}: the official list of {item.as_of:%B %Y}"
+        return _("%(name)s: the official list of %(month)s") % {
+            "name": item.category.label,
+            "month": date_format(item.as_of, "YEAR_MONTH_FORMAT"),
+        }
 
     def item_description(self, item: OfficialList) -> str:
         shown = "; ".join(
             f"{rank}. {name} {rating_shown(rating, item.category.display_rounding)}"
             for rank, name, rating in item.leaders
         )
-        return f"{item.ranked} ranked. The leaders: {shown}."
+        return _("%(count)s ranked. The leaders: %(leaders)s.") % {"count": item.ranked, "leaders": shown}
 
     def item_link(self, item: OfficialList) -> str:
         return reverse("ratings:official-list", args=[item.category.slug, item.as_of.isoformat()])

@@ -11,16 +11,22 @@ from django.db.models import Model
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django_tables2.data import TableListData
 
-from events.models import KValue
+from events.models import FinalPlacing, KValue
 from lib.tables import TABLE_TEMPLATE, cell, country_label
 from players.formatting import (
+    OUTCOME_LETTERS,
     OUTCOME_WORDS,
     change_cell,
     day,
+    decimal,
     games_shown,
+    k_reason_shown,
     outcome,
+    plain_number,
 )
 from players.links import ParticipantLinks, url_maker
 from public.tables import ONE_PASS_TEMPLATE, Cell, OnePassTable, always
@@ -28,6 +34,7 @@ from ratings.formatting import rating_shown
 from ratings.selectors.players import RatingHistory
 
 HISTORY_TEMPLATE = "players/history_table.html"  # match rows grouped under their event
+FINAL_PLACES = frozenset(FinalPlacing.values) - {""}
 
 
 def oriented_games(match, participant_id: int) -> str:
@@ -45,11 +52,12 @@ def result_cell(entry, corrections=()) -> SafeString:
     if corrections:
         # Corrections (SPEC 5) are shown on the match wherever it appears.
         notes = "".join(f"<li>{correction_note(correction)}</li>" for correction in corrections)
-        mark = f'<details class="correction"><summary>Corrected</summary><ul>{notes}</ul></details>'
+        corrected = escape(_("Corrected"))
+        mark = f'<details class="correction"><summary>{corrected}</summary><ul>{notes}</ul></details>'
     games = escape(oriented_games(entry.match, entry.participant_id))
     return mark_safe(
-        f'<span class="result result-{letter.lower()}"><abbr title="{OUTCOME_WORDS[letter]}">{letter}</abbr> '
-        f"{games}</span>{mark}"
+        f'<span class="result result-{letter.lower()}"><abbr title="{escape(OUTCOME_WORDS[letter])}">'
+        f"{escape(OUTCOME_LETTERS[letter])}</abbr> {games}</span>{mark}"
     )
 
 
@@ -70,24 +78,30 @@ def appeal_cell(mark) -> SafeString | str:
 
 def round_cell(entry) -> str:
     if entry.match is not None and entry.match.elimination:
-        return mark_safe(f'{entry.round} <span class="tag tag-elim">elim.</span>')
+        elim = escape(pgettext("elimination round, abbreviated", "elim."))
+        return mark_safe(f'{entry.round} <span class="tag tag-elim">{elim}</span>')
     return str(entry.round)
 
 
 # An event's K in words (SPEC 3.1), after the history's own reason ("event K 32"): what kind of event it is.
-K_MEANINGS = {value: label.partition(": ")[2] for value, label in KValue.choices}
+# The labels are lazy: each is read in the visitor's language ("32: qualifier (...)" -> "qualifier (...)").
+K_MEANINGS = dict(KValue.choices)
 
 
 def k_reason_in_words(reason: str) -> str:
     """The history's reason for a K, with what an event K means: "event K 32" -> "event K 32: qualifier (...)"."""
-    prefix, _, value = reason.partition("event K ")
+    prefix, _sep, value = reason.partition("event K ")
     if not prefix and value.isdigit() and int(value) in K_MEANINGS:
-        return f"{reason}: {K_MEANINGS[int(value)]}"
-    return reason
+        meaning = str(K_MEANINGS[int(value)]).partition(": ")[2]
+        return pgettext("a K and what it means", "%(k)s: %(meaning)s") % {
+            "k": k_reason_shown(reason),
+            "meaning": meaning,
+        }
+    return k_reason_shown(reason)
 
 
-EXPECTED_HELP = "Expected score (win probability) from both ratings before the match"
-K_HELP = "How far one match can move the rating: the event's K, or the player's rating band"
+EXPECTED_HELP = gettext_lazy("Expected score (win probability) from both ratings before the match")
+K_HELP = gettext_lazy("How far one match can move the rating: the event's K, or the player's rating band")
 
 
 def explained(attrs: dict, help_text: str) -> dict:
@@ -96,7 +110,7 @@ def explained(attrs: dict, help_text: str) -> dict:
 
 
 def k_cell(entry) -> SafeString:
-    value = "prov." if entry.k is None else f"{entry.k:g}"
+    value = pgettext("provisional, abbreviated", "prov.") if entry.k is None else plain_number(entry.k)
     reason = escape(k_reason_in_words(entry.k_reason or ""))
     return mark_safe(f'<span class="k-value">{value}</span> <span class="k-reason">{reason}</span>')
 
@@ -156,30 +170,55 @@ class EventGroupedTable(tables.Table):
         return groups
 
 
+# Column headers and labels several tables share.
+ROUND = pgettext_lazy("a round of an event", "Round")
+RESULT = gettext_lazy("Result")
+EXPECTED = gettext_lazy("Expected")
+EXPECTED_SCORE = gettext_lazy("Expected score")
+K_WHY = gettext_lazy("K (why)")
+CHANGE = gettext_lazy("Change")
+OPPONENT_RATING_THEN = gettext_lazy("Opponent's rating then")
+DATE = gettext_lazy("Date")
+EVENT = gettext_lazy("Event")
+PLAYERS = gettext_lazy("Players")
+VICTORY_POINTS = gettext_lazy("Victory points")
+GAME_WINS = gettext_lazy("Game wins")
+FINAL = pgettext_lazy("the final of an event", "Final")
+POINTS = gettext_lazy("Points")
+COUNTRY = gettext_lazy("Country")
+
+
 class RatingHistoryTable(EventGroupedTable):
     """One row per rated match, newest first, grouped under each event: everything that explains the change."""
 
-    round = tables.Column(verbose_name="Round", attrs=cell("Round", "num col-round", "Round"))
-    opponent = tables.Column(verbose_name="Opponent", attrs=cell("Opponent", "col-opponent"))
+    round = tables.Column(verbose_name=ROUND, attrs=cell(ROUND, "num col-round", ROUND))
+    opponent = tables.Column(
+        verbose_name=gettext_lazy("Opponent"), attrs=cell(gettext_lazy("Opponent"), "col-opponent")
+    )
     opponent_rating = tables.Column(
-        verbose_name="Opp. rating", attrs=cell("Opponent's rating then", "num col-opp-rating", "Opp.")
+        verbose_name=gettext_lazy("Opp. rating"),
+        attrs=cell(OPPONENT_RATING_THEN, "num col-opp-rating", gettext_lazy("Opp.")),
     )
-    result = tables.Column(verbose_name="Result", accessor="score", attrs=cell("Result", "col-result"))
+    result = tables.Column(verbose_name=RESULT, accessor="score", attrs=cell(RESULT, "col-result"))
     expected = tables.Column(
-        verbose_name="Expected",
-        attrs=explained(cell("Expected score", "num col-expected", "Exp."), EXPECTED_HELP),
+        verbose_name=EXPECTED,
+        attrs=explained(cell(EXPECTED_SCORE, "num col-expected", gettext_lazy("Exp.")), EXPECTED_HELP),
     )
-    k = tables.Column(verbose_name="K (why)", attrs=explained(cell("K", "col-k", "K"), K_HELP))
-    change = tables.Column(verbose_name="Change", accessor="rating_after", attrs=cell("Change", "num col-change"))
-    rating_after = tables.Column(verbose_name="Rating", attrs=cell("Rating after", "num col-rating", "→"))
+    k = tables.Column(verbose_name=K_WHY, attrs=explained(cell("K", "col-k", "K"), K_HELP))
+    change = tables.Column(verbose_name=CHANGE, accessor="rating_after", attrs=cell(CHANGE, "num col-change"))
+    rating_after = tables.Column(
+        verbose_name=gettext_lazy("Rating"), attrs=cell(gettext_lazy("Rating after"), "num col-rating", "→")
+    )
     # Only on the viewer's own history (excluded otherwise): appeal a misreported match (SPEC 5).
-    appeal = tables.Column(verbose_name="Appeal", accessor="match_id", attrs=cell("Appeal", "col-appeal"))
+    appeal = tables.Column(
+        verbose_name=gettext_lazy("Appeal"), accessor="match_id", attrs=cell(gettext_lazy("Appeal"), "col-appeal")
+    )
 
     class Meta:
         template_name = HISTORY_TEMPLATE
         orderable = False
         attrs = {"class": "table history-table match-history cards-on-phone"}
-        empty_text = "No rated matches."
+        empty_text = gettext_lazy("No rated matches.")
 
     def __init__(self, data, *, rounding: str, **kwargs):
         if isinstance(data, RatingHistory):  # read a page at a time: django-tables2 would copy it into a list
@@ -189,7 +228,7 @@ class RatingHistoryTable(EventGroupedTable):
         self.corrections: dict[int, list] = {}  # match id -> corrections, set for the page shown
         self.appeals: dict[int, object] = {}  # match id -> appeal link or status, on the viewer's own history
         self.anchor = "history"
-        self.previous_label, self.next_label = "Newer", "Older"
+        self.previous_label, self.next_label = _("Newer"), _("Older")
         self.show_category = False
 
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
@@ -202,7 +241,7 @@ class RatingHistoryTable(EventGroupedTable):
                 attrgetter("score"),
                 lambda entry, _: result_cell(entry, corrections.get(entry.match_id, ())),
             ),
-            "expected": (attrgetter("expected"), lambda _, expected: f"{expected:.2f}"),
+            "expected": (attrgetter("expected"), lambda _row, expected: decimal(expected, 2)),
             "k": (attrgetter("k"), lambda entry, _: k_cell(entry)),
             "change": (attrgetter("rating_after"), lambda entry, _: change_cell(entry.change)),
             "rating_after": (
@@ -216,30 +255,36 @@ class RatingHistoryTable(EventGroupedTable):
 class HeadToHeadTable(EventGroupedTable):
     """The matches between two players, from the first player's side, newest first, grouped by event."""
 
-    round = tables.Column(accessor="entry__round", verbose_name="Round", attrs=cell("Round", "num col-round"))
-    result = tables.Column(accessor="entry__score", verbose_name="Result", attrs=cell("Result", "col-result"))
+    round = tables.Column(accessor="entry__round", verbose_name=ROUND, attrs=cell(ROUND, "num col-round"))
+    result = tables.Column(accessor="entry__score", verbose_name=RESULT, attrs=cell(RESULT, "col-result"))
     rating = tables.Column(
-        accessor="entry__rating_before", verbose_name="Rating then", attrs=cell("Rating then", "num")
+        accessor="entry__rating_before",
+        verbose_name=gettext_lazy("Rating then"),
+        attrs=cell(gettext_lazy("Rating then"), "num"),
     )
     opponent_rating = tables.Column(
-        accessor="entry__opponent_rating", verbose_name="Opp. rating then", attrs=cell("Opponent's rating then", "num")
+        accessor="entry__opponent_rating",
+        verbose_name=gettext_lazy("Opp. rating then"),
+        attrs=cell(OPPONENT_RATING_THEN, "num"),
     )
-    expected = tables.Column(accessor="entry__expected", verbose_name="Expected", attrs=cell("Expected score", "num"))
-    k = tables.Column(accessor="entry__k_reason", verbose_name="K (why)", attrs=cell("K", "col-k"))
-    change = tables.Column(accessor="entry__rating_after", verbose_name="Change", attrs=cell("Change", "num"))
-    opponent_change = tables.Column(verbose_name="Opp. change", attrs=cell("Opponent's change", "num"))
+    expected = tables.Column(accessor="entry__expected", verbose_name=EXPECTED, attrs=cell(EXPECTED_SCORE, "num"))
+    k = tables.Column(accessor="entry__k_reason", verbose_name=K_WHY, attrs=cell("K", "col-k"))
+    change = tables.Column(accessor="entry__rating_after", verbose_name=CHANGE, attrs=cell(CHANGE, "num"))
+    opponent_change = tables.Column(
+        verbose_name=gettext_lazy("Opp. change"), attrs=cell(gettext_lazy("Opponent's change"), "num")
+    )
 
     class Meta:
         template_name = HISTORY_TEMPLATE
         orderable = False
         attrs = {"class": "table history-table cards-on-phone"}
-        empty_text = "These two have not met in a rated match."
+        empty_text = gettext_lazy("These two have not met in a rated match.")
 
     def __init__(self, data, *, show_category: bool, **kwargs):
         super().__init__(data, **kwargs)
         self.corrections: dict[int, list] = {}
         self.anchor = "meetings"
-        self.previous_label, self.next_label = "Newer", "Older"
+        self.previous_label, self.next_label = _("Newer"), _("Older")
         self.show_category = show_category
 
     def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
@@ -256,7 +301,7 @@ class HeadToHeadTable(EventGroupedTable):
             ),
             "rating": (attrgetter("entry.rating_before"), lambda meeting, rating: shown(rating, meeting)),
             "opponent_rating": (attrgetter("entry.opponent_rating"), lambda meeting, rating: shown(rating, meeting)),
-            "expected": (attrgetter("entry.expected"), lambda _, expected: f"{expected:.2f}"),
+            "expected": (attrgetter("entry.expected"), lambda _meeting, expected: decimal(expected, 2)),
             "k": (attrgetter("entry.k_reason"), lambda meeting, _: k_cell(meeting.entry)),
             "change": (attrgetter("entry.rating_after"), lambda meeting, _: change_cell(meeting.entry.change)),
             "opponent_change": (attrgetter("opponent_change"), lambda _, change: change_cell(change)),
@@ -266,71 +311,86 @@ class HeadToHeadTable(EventGroupedTable):
 class VeknScoreTable(tables.Table):
     """A participant's V:EKN rating points per event, newest first, and whether each counts today."""
 
-    date = tables.DateColumn("j M Y", verbose_name="Date", attrs=cell("Date", "col-date"))
-    event = tables.Column(accessor="event_name", verbose_name="Event", attrs=cell("Event", "col-event"))
-    players = tables.Column(verbose_name="Players", attrs=cell("Players", "num"))
-    vp = tables.Column(verbose_name="VP", attrs=cell("Victory points", "num"))
-    gw = tables.Column(verbose_name="GW", attrs=cell("Game wins", "num"))
-    final = tables.Column(verbose_name="Final", attrs=cell("Final"), empty_values=())
-    bonus = tables.Column(verbose_name="Bonus", attrs=cell("Finals bonus", "num"))
-    points = tables.Column(verbose_name="Points", attrs=cell("Points", "num col-rating"))
-    status = tables.Column(verbose_name="Counts?", accessor="counts", attrs=cell("Counts?", "col-status"))
+    date = tables.DateColumn("DATE_FORMAT", verbose_name=DATE, attrs=cell(DATE, "col-date"))
+    event = tables.Column(accessor="event_name", verbose_name=EVENT, attrs=cell(EVENT, "col-event"))
+    players = tables.Column(verbose_name=PLAYERS, attrs=cell(PLAYERS, "num"))
+    vp = tables.Column(verbose_name="VP", attrs=cell(VICTORY_POINTS, "num"))
+    gw = tables.Column(verbose_name="GW", attrs=cell(GAME_WINS, "num"))
+    final = tables.Column(verbose_name=FINAL, attrs=cell(FINAL), empty_values=())
+    bonus = tables.Column(verbose_name=gettext_lazy("Bonus"), attrs=cell(gettext_lazy("Finals bonus"), "num"))
+    points = tables.Column(verbose_name=POINTS, attrs=cell(POINTS, "num col-rating"))
+    status = tables.Column(
+        verbose_name=gettext_lazy("Counts?"), accessor="counts", attrs=cell(gettext_lazy("Counts?"), "col-status")
+    )
 
     class Meta:
         template_name = TABLE_TEMPLATE
         orderable = False
         attrs = {"class": "table history-table cards-on-phone"}
-        empty_text = "No V:EKN events."
+        empty_text = gettext_lazy("No V:EKN events.")
 
     def __init__(self, data, *, rounding: str, best_of: int, **kwargs):
         super().__init__(data, **kwargs)
         self.rounding, self.best_of = rounding, best_of
         self.anchor = "events"
-        self.previous_label, self.next_label = "Newer", "Older"
+        self.previous_label, self.next_label = _("Newer"), _("Older")
 
     def render_event(self, record):
         return format_html('<a href="{}">{}</a>', reverse("events:detail", args=[record.event_id]), record.event_name)
 
     def render_vp(self, value):
-        return f"{float(value):g}"
+        return plain_number(value)
 
     def render_final(self, value):
-        return {"winner": "Winner", "finalist": "Finalist"}.get(value, "—")
+        return FinalPlacing(value).label if value in FINAL_PLACES else "—"
 
     def render_bonus(self, record):
         if not record.bonus:
             return "—"
-        return format_html('<span title="coefficient {}">{}</span>', f"{record.coefficient:.3f}", f"{record.bonus:.1f}")
+        return format_html(
+            '<span title="{}">{}</span>',
+            _("coefficient %(coefficient)s") % {"coefficient": decimal(record.coefficient, 3)},
+            decimal(record.bonus, 1),
+        )
 
     def render_points(self, value):
         return format_html("<strong>{}</strong>", rating_shown(value, self.rounding))
 
     def render_status(self, record):
         last_day = day(record.leaves_window - timedelta(days=1))
+        until = _("until %(day)s") % {"day": last_day}
         if record.counts:
-            return format_html('<span class="tag tag-yes">Counts</span> <small>until {}</small>', last_day)
+            return format_html('<span class="tag tag-yes">{}</span> <small>{}</small>', _("Counts"), until)
         if record.in_window:
             return format_html(
-                '<span class="tag">Not in best {}</span> <small>until {}</small>', self.best_of, last_day
+                '<span class="tag">{}</span> <small>{}</small>',
+                _("Not in best %(count)s") % {"count": self.best_of},
+                until,
             )
         return format_html(
-            '<span class="tag tag-muted">Expired</span> <small>since {}</small>', day(record.leaves_window)
+            '<span class="tag tag-muted">{}</span> <small>{}</small>',
+            _("Expired"),
+            _("since %(day)s") % {"day": day(record.leaves_window)},
         )
 
 
 class PlayerTable(OnePassTable):
     """Search results: who, where, and their ratings today."""
 
-    name = tables.Column(verbose_name="Name", attrs=cell("Name", "col-name"))
-    membership_number = tables.Column(verbose_name="Number", attrs=cell("Number", "col-number"))
-    country = tables.Column(verbose_name="Country", attrs=cell("Country"), empty_values=())
-    ratings = tables.Column(verbose_name="Ratings", accessor="pk", attrs=cell("Ratings", "col-ratings"))
+    name = tables.Column(verbose_name=gettext_lazy("Name"), attrs=cell(gettext_lazy("Name"), "col-name"))
+    membership_number = tables.Column(
+        verbose_name=gettext_lazy("Number"), attrs=cell(gettext_lazy("Number"), "col-number")
+    )
+    country = tables.Column(verbose_name=COUNTRY, attrs=cell(COUNTRY), empty_values=())
+    ratings = tables.Column(
+        verbose_name=gettext_lazy("Ratings"), accessor="pk", attrs=cell(gettext_lazy("Ratings"), "col-ratings")
+    )
 
     class Meta:
         template_name = ONE_PASS_TEMPLATE
         orderable = False
         attrs = {"class": "table player-table cards-on-phone"}
-        empty_text = "No player matches."
+        empty_text = gettext_lazy("No player matches.")
 
     def __init__(self, data, **kwargs):
         super().__init__(data, **kwargs)
@@ -349,9 +409,10 @@ class PlayerTable(OnePassTable):
     def _ratings(self, player) -> SafeString:
         rows = self.ratings.get(player.participant_id, [])
         if not rows:
-            return mark_safe('<span class="muted">Not rated yet</span>')
+            not_rated = escape(_("Not rated yet"))
+            return mark_safe(f'<span class="muted">{not_rated}</span>')
         chips = "".join(
-            f'<li><span class="chip-name">{escape(row.category.name)}</span> '
+            f'<li><span class="chip-name">{escape(row.category.label)}</span> '
             f"<strong>{escape(rating_shown(row.rating, row.category.display_rounding))}</strong>"
             + (f' <span class="chip-rank">#{row.world_rank}</span>' if row.world_rank else "")
             + "</li>"

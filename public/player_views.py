@@ -6,15 +6,19 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from corrections.selectors import appeal_marks, match_corrections, merged_into, user_plays_as
 from lib.tables import configure
 from players import selectors
+from players.formatting import listed
 from players.links import player_url
 from players.models import Player
 from players.search import suggested_number
 from public.conditional import player_state, public_page_cached, team_state
 from public.player_tables import HeadToHeadTable, PlayerTable, RatingHistoryTable, VeknScoreTable
+from ratings.formatting import rating_shown
 from ratings.selectors import head_to_head, vekn
 from ratings.selectors import players as ratings_of_players
 
@@ -103,7 +107,9 @@ def player_versus_pick(request, number):
                 },
             )
     if opponent is None or opponent == player:
-        messages.error(request, f"No other player is called “{asked}” or has that membership number.")
+        messages.error(
+            request, _("No other player is called “%(name)s” or has that membership number.") % {"name": asked}
+        )
         return redirect(f"{player_url(player)}#head-to-head")
     return redirect("players:versus", number=player.membership_number, other=opponent.membership_number)
 
@@ -198,4 +204,20 @@ def _derived_section(standing, standings) -> dict:
         (category, by_slug.get(category.slug))
         for category in ratings_of_players.categories_by_slug(slugs=standing.category.component_list)
     ]
-    return {"kind": "derived", "components": components, "start_rating": standing.category.start_rating}
+    start = rating_shown(standing.category.start_rating, standing.category.display_rounding)
+    # "constructed (1612) and limited (1600, no matches yet)", each linked to its tab.
+    shown = [
+        format_html(
+            '<a href="?category={}#category">{}</a> ({})',
+            category.slug,
+            category.label.lower(),
+            each.shown if each else _("%(rating)s, no matches yet") % {"rating": start},
+        )
+        for category, each in components
+    ]
+    return {
+        "kind": "derived",
+        "components": components,
+        "components_listed": listed(shown),
+        "start_rating": standing.category.start_rating,
+    }

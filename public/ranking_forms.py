@@ -2,6 +2,7 @@ from datetime import date
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from ratings.selectors.ranking_filters import RankingFilters, RankingFiltersInvalid, ranking_filters
 
@@ -15,17 +16,17 @@ class RankingFiltersForm(forms.Form):
     country = forms.CharField(required=False, max_length=2)
     region = forms.CharField(required=False, max_length=6)
     as_of = forms.DateField(
-        label="As of",
+        label=_("As of"),
         required=False,
         input_formats=["%Y-%m-%d"],
-        error_messages={"invalid": "Give the date as YYYY-MM-DD, e.g. 2024-06-30."},
+        error_messages={"invalid": _("Give the date as YYYY-MM-DD, e.g. 2024-06-30.")},
     )
     list = forms.ChoiceField(
-        choices=[("", "Ranked"), (UNRANKED, "Unranked")],
+        choices=[("", _("Ranked")), (UNRANKED, _("Unranked"))],
         required=False,
-        error_messages={"invalid_choice": "The list is either ranked (leave it out) or “unranked”."},
+        error_messages={"invalid_choice": _("The list is either ranked (leave it out) or “unranked”.")},
     )
-    q = forms.CharField(label="Search", required=False, max_length=100)
+    q = forms.CharField(label=_("Search"), required=False, max_length=100)
 
     def __init__(self, *args, today: date | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,7 +46,7 @@ class RankingFiltersForm(forms.Form):
                 today=self.today,
             )
         except RankingFiltersInvalid as invalid:
-            for field, message in invalid.errors.items():
+            for field, message in invalid.shown.items():  # in the visitor's language
                 self.add_error(field, message)
         return data
 

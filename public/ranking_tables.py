@@ -13,6 +13,8 @@ from html import escape
 
 import django_tables2 as tables
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext_lazy as _
 from django_tables2.data import TableData
 from django_tables2.utils import OrderBy, segment
 
@@ -57,21 +59,23 @@ class ListData(TableData):
 
 class RankingTable(tables.Table):
     # Ranks follow ratings, so ordering "by rank" is ordering by rating: the order of the list's index.
-    rank = tables.Column(verbose_name="Rank", order_by=("-rating", "name", "display_id"), attrs=_classes("rank", "num"))
-    movement = tables.Column(
-        verbose_name="Change", accessor="previous_rank", orderable=False, empty_values=(), attrs=_classes("movement")
+    rank = tables.Column(
+        verbose_name=_("Rank"), order_by=("-rating", "name", "display_id"), attrs=_classes("rank", "num")
     )
-    name = tables.Column(verbose_name="Player", order_by=("name", "display_id"), attrs=_classes("name"))
-    country = tables.Column(verbose_name="Country", orderable=False, default="", attrs=_classes("country"))
-    region = tables.Column(verbose_name="Region", orderable=False, default="", attrs=_classes("region"))
-    rating = tables.Column(verbose_name="Rating", order_by=("rating", "name"), attrs=_classes("rating", "num"))
-    matches = tables.Column(verbose_name="Matches", order_by=("matches", "name"), attrs=_classes("matches", "num"))
-    provisional = tables.Column(verbose_name="Provisional", orderable=False, attrs=_classes("provisional"))
+    movement = tables.Column(
+        verbose_name=_("Change"), accessor="previous_rank", orderable=False, empty_values=(), attrs=_classes("movement")
+    )
+    name = tables.Column(verbose_name=_("Player"), order_by=("name", "display_id"), attrs=_classes("name"))
+    country = tables.Column(verbose_name=_("Country"), orderable=False, default="", attrs=_classes("country"))
+    region = tables.Column(verbose_name=_("Region"), orderable=False, default="", attrs=_classes("region"))
+    rating = tables.Column(verbose_name=_("Rating"), order_by=("rating", "name"), attrs=_classes("rating", "num"))
+    matches = tables.Column(verbose_name=_("Matches"), order_by=("matches", "name"), attrs=_classes("matches", "num"))
+    provisional = tables.Column(verbose_name=_("Provisional"), orderable=False, attrs=_classes("provisional"))
 
     class Meta:
         attrs = {"class": "table ranking-table"}
         template_name = "ratings/_ranking_table.html"
-        empty_text = "Nobody in this list."
+        empty_text = _("Nobody in this list.")
 
     def __init__(
         self, data, *, category: Category, unranked: bool = False, previous_date=None, movement: bool = True, **kwargs
@@ -88,11 +92,10 @@ class RankingTable(tables.Table):
         super().__init__(ListData(data) if isinstance(data, ListRows) else data, exclude=exclude, **kwargs)
         self.category = category
         self.previous_date = previous_date
-        self.since = f" since {previous_date.isoformat()}" if previous_date else " since last month"
-        self.columns["name"].column.verbose_name = "Team" if category.team_size > 1 else "Player"
+        self.columns["name"].column.verbose_name = _("Team") if category.team_size > 1 else _("Player")
         if category.ruleset == Ruleset.VEKN:
-            self.columns["rating"].column.verbose_name = "Points"
-            self.columns["matches"].column.verbose_name = "Events"
+            self.columns["rating"].column.verbose_name = _("Points")
+            self.columns["matches"].column.verbose_name = _("Events")
 
     # The page's rows ------------------------------------------------------------------------------------------
 
@@ -124,21 +127,47 @@ class RankingTable(tables.Table):
     def _movement_cell(self, record) -> str:
         return self._movement(record.previous_rank, record.rank)
 
+    @cached_property
+    def _words(self) -> dict[str, str]:
+        """The movement cells' words in the visitor's language, escaped, once per table (not per row); "%(size)s"
+        left in for each row's number."""
+        since = {"date": self.previous_date.isoformat()} if self.previous_date else {}
+        if since:
+            titles = {
+                "new": gettext("Not ranked here since %(date)s") % since,
+                "same": gettext("Unchanged since %(date)s") % since,
+                "up": gettext("Up %(size)s since %(date)s") % {**since, "size": "%(size)s"},
+                "down": gettext("Down %(size)s since %(date)s") % {**since, "size": "%(size)s"},
+            }
+        else:
+            titles = {
+                "new": gettext("Not ranked here since last month"),
+                "same": gettext("Unchanged since last month"),
+                "up": gettext("Up %(size)s since last month"),
+                "down": gettext("Down %(size)s since last month"),
+            }
+        words = {f"{key}-title": escape(title) for key, title in titles.items()}
+        words["new"] = escape(pgettext("ranking movement", "new"))
+        words["same"] = escape(pgettext("ranking movement", "unchanged"))
+        words["up"] = escape(pgettext("ranking movement", "up %(size)s"))
+        words["down"] = escape(pgettext("ranking movement", "down %(size)s"))
+        return words
+
     def _movement(self, previous_rank: int | None, rank: int) -> str:
-        since = escape(self.since)
+        words = self._words
         if previous_rank is None:
-            return f'<span class="move move-new" title="Not ranked here{since}">new</span>'
+            return f'<span class="move move-new" title="{words["new-title"]}">{words["new"]}</span>'
         change = previous_rank - rank
         if change == 0:
             return (
-                f'<span class="move move-same" title="Unchanged{since}"><span aria-hidden="true">–</span>'
-                '<span class="visually-hidden">unchanged</span></span>'
+                f'<span class="move move-same" title="{words["same-title"]}"><span aria-hidden="true">–</span>'
+                f'<span class="visually-hidden">{words["same"]}</span></span>'
             )
         arrow, word = ("▲", "up") if change > 0 else ("▼", "down")
-        size = abs(change)
+        size = {"size": abs(change)}
         return (
-            f'<span class="move move-{word}" title="{word.title()} {size}{since}"><span aria-hidden="true">'
-            f'{arrow} {size}</span><span class="visually-hidden">{word} {size}</span></span>'
+            f'<span class="move move-{word}" title="{words[f"{word}-title"] % size}"><span aria-hidden="true">'
+            f'{arrow} {size["size"]}</span><span class="visually-hidden">{words[word] % size}</span></span>'
         )
 
     def _name_cell(self, record) -> str:
@@ -187,9 +216,16 @@ class RankingTable(tables.Table):
     def _provisional(self, value: bool) -> str:
         if not value:
             return ""
+        return self._provisional_html
+
+    @cached_property
+    def _provisional_html(self) -> str:
+        title = gettext("Provisional: fewer than %(count)s matches") % {"count": self.category.provisional_until}
+        mark = pgettext("short for provisional", "P")  # outside the f-string, where makemessages finds them
+        spoken = gettext("provisional")
         return (
-            f'<span class="provisional" title="Provisional: fewer than {self.category.provisional_until} matches">'
-            '<span aria-hidden="true">P</span><span class="visually-hidden">provisional</span></span>'
+            f'<span class="provisional" title="{escape(title)}"><span aria-hidden="true">'
+            f'{escape(mark)}</span><span class="visually-hidden">{escape(spoken)}</span></span>'
         )
 
     # One cell at a time, for django-tables2 (BoundRow.get_cell): the same HTML -----------------------------------

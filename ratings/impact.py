@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from events.models import Event, EventStatus, Match
 from ratings.engine import ruleset_for
@@ -84,11 +85,11 @@ def correction_impact(*, change: MatchChange) -> list[CategoryImpact]:
         impact = CategoryImpact(category)
         impacts.append(impact)
         if event.status == EventStatus.DRAFT:
-            impact.not_rated = "the event is a draft: it is not rated yet"
+            impact.not_rated = gettext("the event is a draft: it is not rated yet")
         elif category.ruleset == Ruleset.VEKN:
-            impact.not_rated = "V:EKN rating points come from the standings, not from matches"
+            impact.not_rated = gettext("V:EKN rating points come from the standings, not from matches")
         elif change.participant2 is None:
-            impact.not_rated = "a bye is never rated"
+            impact.not_rated = gettext("a bye is never rated")
         else:
             _replay(impact, change)
     return impacts

@@ -3,6 +3,7 @@ from django.contrib.postgres.indexes import OpClass
 from django.db import models
 from django.db.models.functions import Upper
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from lib.indexes import PostgresOnlyGinIndex
 from players.search import FoldName
@@ -52,6 +53,18 @@ class CategoryQuerySet(models.QuerySet):
             for category in self.filter(team_size=team_size).exclude(ruleset=Ruleset.DERIVED)
             if format in category.format_list
         ]
+
+
+# The names the default lists are created with (migration 0002), for the catalogs: Category.label.
+DEFAULT_LIST_NAMES = (
+    gettext_noop("Constructed"),
+    gettext_noop("Limited"),
+    gettext_noop("Vintage"),
+    gettext_noop("Composite"),
+    gettext_noop("Team Constructed"),
+    gettext_noop("Team Limited"),
+    gettext_noop("V:TES"),
+)
 
 
 class Category(models.Model):
@@ -122,6 +135,12 @@ class Category(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def label(self) -> str:
+        """The list's name in the visitor's language: the default lists' names are in the catalogs
+        (DEFAULT_LIST_NAMES); a list an admin added is shown as they named it."""
+        return gettext(self.name) if self.name else self.name
 
     @property
     def list_version(self) -> str:

@@ -11,6 +11,8 @@ Nothing is written: published ratings (RatingEntry, CurrentRating) stay as they 
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.utils.translation import gettext
+
 from events.models import Event, Match, Standing
 from ratings.engine import LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
 from ratings.engine.history import result_of
@@ -85,7 +87,11 @@ def elo_preview(*, category: Category, event: Event, matches) -> EloPreview:
     played = sorted((m for m in matches if m.participant2_id is not None), key=lambda m: (m.round, m.pk or 0))
     if not ruleset.is_rated(event.player_count):
         return EloPreview(
-            category, [], [], f"{category.name} rates only events of at least {DCI_1997_MIN_PLAYERS} players"
+            category,
+            [],
+            [],
+            gettext("%(list)s rates only events of at least %(count)s players")
+            % {"list": category.label, "count": DCI_1997_MIN_PLAYERS},
         )
     participants = {m.participant1_id for m in played} | {m.participant2_id for m in played}
     states = states_before(category=category, participants=participants, event_date=event.date, event_id=event.pk)

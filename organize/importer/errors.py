@@ -1,7 +1,25 @@
 from dataclasses import dataclass
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
 # Files in the order they are read, which is also the order errors are listed in.
 BUNDLE_FILES = ("categories.csv", "players.csv", "teams.csv", "events.csv", "matches.csv", "standings.csv")
+
+
+class Said(str):
+    """A problem's message as the person reads it (in their language, when it was made), which also keeps what
+    it is about: `kind` and its `values`, for pages that say it in their own words (organize.problems) rather
+    than by reading the text back. A plain str to everything else."""
+
+    kind: str
+    values: dict
+
+    def __new__(cls, text: str, kind: str = "", **values):
+        said = super().__new__(cls, text)
+        said.kind = kind
+        said.values = values
+        return said
 
 
 @dataclass(frozen=True, order=True)
@@ -75,5 +93,8 @@ class ErrorLog(list):
     def stopped_note(self) -> BundleError:
         """About the whole file (line 0, listed first): where checking stopped."""
         last = max(self, key=BundleError.sort_key)
-        message = f"more than {self.limit:,} problems: checking stopped at line {last.line}; fix these first"
+        message = _("more than %(limit)s problems: checking stopped at line %(line)s; fix these first") % {
+            "limit": number_format(self.limit, force_grouping=True),
+            "line": last.line,
+        }
         return BundleError(last.file, 0, "-", message)

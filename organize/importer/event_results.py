@@ -91,7 +91,7 @@ def event_results_check(
             tables = tables_parse(raw, errors, blank_values=blank_values)
         if errors:  # a file unreadable or missing a column: checking rows against it would only add noise
             return EventResultsCheck(None, sorted(errors, key=BundleError.sort_key), [], tables)
-        validator = BundleValidator(tables, errors, unknown_event=f"these results are for event {ref} only")
+        validator = BundleValidator(tables, errors, only_event=ref)
         registered_here = [
             PlayerRecord(0, number, name, country, "") for number, (name, country) in (new_players or {}).items()
         ]

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from organize.importer.errors import BUNDLE_FILES, BundleError, Origin
 
@@ -143,7 +145,11 @@ class Table:
                 if len(fields) != width:
                     errors.append(
                         BundleError(
-                            self.file, line, "-", f"expected {width} fields as in the header, found {len(fields)}"
+                            self.file,
+                            line,
+                            "-",
+                            _("expected %(expected)s fields as in the header, found %(found)s")
+                            % {"expected": width, "found": len(fields)},
                         )
                     )
                     continue
@@ -153,7 +159,9 @@ class Table:
                     values = tuple(value or blank for value, blank in zip(values, self.blank_values, strict=True))
                 yield line, values
         except csv.Error as exc:
-            errors.append(BundleError(self.file, feed.record_start or line, "-", f"malformed CSV: {exc}"))
+            errors.append(
+                BundleError(self.file, feed.record_start or line, "-", _("malformed CSV: %(error)s") % {"error": exc})
+            )
 
     def origin(self, line: int) -> Origin | None:
         """An uploaded row comes from its line of the file (None for the header: a problem of the whole file)."""
@@ -174,12 +182,12 @@ def _text_problem(file: str, source: Source, errors: list[BundleError]) -> bool:
                 # The decoder keeps up to 3 bytes of a character cut by the chunk's end: the offset counts them.
                 bad = max(0, exc.start - (len(exc.object) - len(chunk)))
                 line = lines_before + chunk.count(b"\n", 0, bad) + 1
-                errors.append(BundleError(file, line, "-", "the file is not valid UTF-8 text"))
+                errors.append(BundleError(file, line, "-", _("the file is not valid UTF-8 text")))
                 return True
             if b"\x00" in chunk:
                 line = lines_before + chunk.count(b"\n", 0, chunk.index(b"\x00")) + 1
                 errors.append(
-                    BundleError(file, line, "-", "the file holds binary data (a NUL character), not CSV text")
+                    BundleError(file, line, "-", _("the file holds binary data (a NUL character), not CSV text"))
                 )
                 return True
             if not chunk:
@@ -201,15 +209,15 @@ def _parse_table(
     try:
         first = feed.next_record(csv.reader(feed, strict=True))
     except csv.Error as exc:
-        errors.append(BundleError(file, 1, "-", f"malformed CSV: {exc}"))
+        errors.append(BundleError(file, 1, "-", _("malformed CSV: %(error)s") % {"error": exc}))
         return None
     if first is None:
-        errors.append(BundleError(file, 1, "-", "the file is empty: a header row is required"))
+        errors.append(BundleError(file, 1, "-", _("the file is empty: a header row is required")))
         return None
     names = [name.strip().lower() for name in first[1]]
     missing = [column for column in required if column not in names and column not in blank_values]
     for column in missing:
-        errors.append(BundleError(file, 1, column, "required column is missing from the header"))
+        errors.append(BundleError(file, 1, column, _("required column is missing from the header")))
     if missing:
         return None
     known = (*required, *optional)
@@ -220,7 +228,11 @@ def _parse_table(
 
 def _too_large(what: str, size: int) -> BundleError:
     limit = bundle_max_bytes()
-    return BundleError(what, 1, "-", f"the bundle unpacks to {size:,} bytes, more than the {limit:,} allowed")
+    message = _("the bundle unpacks to %(size)s bytes, more than the %(limit)s allowed") % {
+        "size": number_format(size, force_grouping=True),
+        "limit": number_format(limit, force_grouping=True),
+    }
+    return BundleError(what, 1, "-", message)
 
 
 def _files_in_folder(folder: Path, errors: list[BundleError]) -> dict[str, Source]:
@@ -261,7 +273,7 @@ def _files_in_zip(path: Path, errors: list[BundleError]) -> dict[str, Source]:
     try:
         archive = zipfile.ZipFile(path)
     except ZIP_DAMAGE:
-        errors.append(BundleError(path.name, 1, "-", "not a valid .zip file"))
+        errors.append(BundleError(path.name, 1, "-", _("not a valid .zip file")))
         return {}
     with archive:
         # Accept the files at the top of the archive or inside one folder (a zipped folder).
@@ -270,7 +282,9 @@ def _files_in_zip(path: Path, errors: list[BundleError]) -> dict[str, Source]:
             name = info.filename.rsplit("/", 1)[-1]
             if name in BUNDLE_FILES and not info.is_dir():
                 if name in members:
-                    errors.append(BundleError(name, 1, "-", f"the archive holds more than one {name}"))
+                    errors.append(
+                        BundleError(name, 1, "-", _("the archive holds more than one %(file)s") % {"file": name})
+                    )
                 members[name] = info
     size = sum(info.file_size for info in members.values())
     if size > bundle_max_bytes():
@@ -288,12 +302,15 @@ def bundle_read(source: Path) -> tuple[dict[str, Table], list[BundleError]]:
     elif source.is_file() and source.suffix.lower() == ".zip":
         raw = _files_in_zip(source, errors)
     else:
-        what = "does not exist" if not source.exists() else "is neither a folder nor a .zip file"
-        return {}, [BundleError(str(source), 0, "-", f"the bundle {what}")]
+        if not source.exists():
+            message = _("the bundle does not exist")
+        else:
+            message = _("the bundle is neither a folder nor a .zip file")
+        return {}, [BundleError(str(source), 0, "-", message)]
     archive_unreadable = bool(errors)
     for name in REQUIRED_FILES:
         if name not in raw and not archive_unreadable:
-            errors.append(BundleError(name, 0, "-", "required file is missing from the bundle"))
+            errors.append(BundleError(name, 0, "-", _("required file is missing from the bundle")))
     return tables_parse(raw, errors), errors
 
 
@@ -310,8 +327,14 @@ def tables_parse(
         try:
             unreadable = _text_problem(name, source, errors)
         except ZIP_DAMAGE as exc:
-            where = source.archive.name if isinstance(source, _ZipMember) else "the bundle"
-            errors.append(BundleError(name, 1, "-", f"cannot be unpacked from {where}: the archive is damaged ({exc})"))
+            if isinstance(source, _ZipMember):
+                message = _("cannot be unpacked from %(archive)s: the archive is damaged (%(error)s)") % {
+                    "archive": source.archive.name,
+                    "error": exc,
+                }
+            else:
+                message = _("cannot be unpacked from the bundle: the archive is damaged (%(error)s)") % {"error": exc}
+            errors.append(BundleError(name, 1, "-", message))
             continue
         table = None if unreadable else _parse_table(name, source, errors, blank_values)
         if table is not None:

@@ -9,9 +9,11 @@ records made are in records.
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
+from django.utils.translation import gettext as _
+
 from corrections.models import PlayerMerge
 from events.models import FinalPlacing
-from organize.importer.errors import BundleError
+from organize.importer.errors import BundleError, Said
 from organize.importer.records import EventRecord, PlayerRecord, TeamRecord, ValidBundle
 from organize.importer.rows import FileRows
 from organize.importer.validation_definitions import DefinitionChecks
@@ -24,12 +26,10 @@ LOOKUP_CHUNK = 5000
 
 
 class BundleValidator(DefinitionChecks):
-    def __init__(
-        self, tables: dict[str, FileRows], errors: list[BundleError], *, unknown_event: str = "not in events.csv"
-    ):
+    def __init__(self, tables: dict[str, FileRows], errors: list[BundleError], *, only_event: str | None = None):
         self.tables = tables
         self.errors = errors
-        self.unknown_event = unknown_event  # why an event_id is unknown, for the error message
+        self.only_event = only_event  # the one event the results are for (None: the events of events.csv)
         # (file, line, column, number) of players named but not listed in players.csv
         self.unlisted: list[tuple[str, int, str, str]] = []
         self.unregistered: list[str] = []  # of those, the numbers not registered either
@@ -37,6 +37,15 @@ class BundleValidator(DefinitionChecks):
 
     def error(self, file: str, line: int, column: str, message: str) -> None:
         self.errors.append(BundleError(file, line, column, message))
+
+    def unknown_event(self, code: str) -> str:
+        """Why an event_id is unknown, for the error message."""
+        if self.only_event is None:
+            return _("unknown event %(event)s: not in events.csv") % {"event": repr(code)}
+        return _("unknown event %(event)s: these results are for event %(ref)s only") % {
+            "event": repr(code),
+            "ref": self.only_event,
+        }
 
     def rows(self, file: str):
         table = self.tables.get(file)
@@ -81,32 +90,58 @@ class BundleValidator(DefinitionChecks):
         for line, (number, name, country, region) in self.rows(file):
             ok = True
             if not MEMBERSHIP_NUMBER.fullmatch(number):
-                self.error(file, line, "id", f"{number!r} is not a membership number (1-32 letters, digits, hyphens)")
+                self.error(
+                    file,
+                    line,
+                    "id",
+                    _("%(value)s is not a membership number (1-32 letters, digits, hyphens)") % {"value": repr(number)},
+                )
                 ok = False
             elif number in records:
-                self.error(file, line, "id", f"player {number} is already listed on line {records[number].line}")
+                self.error(
+                    file,
+                    line,
+                    "id",
+                    _("player %(number)s is already listed on line %(line)s")
+                    % {"number": number, "line": records[number].line},
+                )
                 ok = False
             if not name:
-                self.error(file, line, "name", "a name is required")
+                self.error(file, line, "name", _("a name is required"))
                 ok = False
             elif len(name) > 200:
-                self.error(file, line, "name", "the name is longer than 200 characters")
+                self.error(file, line, "name", _("the name is longer than 200 characters"))
                 ok = False
             elif problem := name_problem(name):
                 self.error(file, line, "name", problem)
                 ok = False
             country, region = country.upper(), region.upper()
             if country and not geography.is_country(country):
-                self.error(file, line, "country", f"{country!r} is not an ISO 3166-1 alpha-2 country code")
+                self.error(
+                    file,
+                    line,
+                    "country",
+                    _("%(value)s is not an ISO 3166-1 alpha-2 country code") % {"value": repr(country)},
+                )
                 ok = False
             if region:
                 if not geography.is_region(region):
-                    self.error(file, line, "region", f"{region!r} is not an ISO 3166-2 region code such as DE-BY")
+                    self.error(
+                        file,
+                        line,
+                        "region",
+                        _("%(value)s is not an ISO 3166-2 region code such as DE-BY") % {"value": repr(region)},
+                    )
                     ok = False
                 elif not country:
                     country = region.split("-")[0]
                 elif not region.startswith(country + "-"):
-                    self.error(file, line, "region", f"region {region} is not in country {country}")
+                    self.error(
+                        file,
+                        line,
+                        "region",
+                        _("region %(region)s is not in country %(country)s") % {"region": region, "country": country},
+                    )
                     ok = False
             if ok:
                 records[number] = PlayerRecord(line, number, name, country, region)
@@ -119,23 +154,30 @@ class BundleValidator(DefinitionChecks):
         for line, (ref, name, *members) in self.rows(file):
             ok = True
             if not ref or len(ref) > 64:
-                self.error(file, line, "id", "a team id of 1 to 64 characters is required")
+                self.error(file, line, "id", _("a team id of 1 to 64 characters is required"))
                 ok = False
             elif ref in records:
-                self.error(file, line, "id", f"team {ref} is already listed on line {records[ref].line}")
+                self.error(
+                    file,
+                    line,
+                    "id",
+                    _("team %(team)s is already listed on line %(line)s") % {"team": ref, "line": records[ref].line},
+                )
                 ok = False
             for position, member in enumerate(members, start=1):
                 column = f"member{position}"
                 if not member:
-                    self.error(file, line, column, "a member's membership number is required")
+                    self.error(file, line, column, _("a member's membership number is required"))
                     ok = False
                 elif member in members[: position - 1]:
-                    self.error(file, line, column, f"player {member} is already a member of this team")
+                    self.error(
+                        file, line, column, _("player %(number)s is already a member of this team") % {"number": member}
+                    )
                     ok = False
                 elif member not in players:
                     self.unlisted.append((file, line, column, member))
             if len(name) > 200:
-                self.error(file, line, "name", "the name is longer than 200 characters")
+                self.error(file, line, "name", _("the name is longer than 200 characters"))
                 ok = False
             elif problem := name_problem(name):
                 self.error(file, line, "name", problem)
@@ -154,11 +196,16 @@ class BundleValidator(DefinitionChecks):
     def _participant_ok(self, file, line, column, ref, event, players, teams) -> bool:
         if event.team_size > 1:
             if ref not in teams:
-                self.error(file, line, column, f"unknown team {ref!r}: team events name teams from teams.csv")
+                self.error(
+                    file,
+                    line,
+                    column,
+                    _("unknown team %(team)s: team events name teams from teams.csv") % {"team": repr(ref)},
+                )
                 return False
         elif ref not in players:
             if not MEMBERSHIP_NUMBER.fullmatch(ref):
-                self.error(file, line, column, f"{ref!r} is not a membership number")
+                self.error(file, line, column, _("%(value)s is not a membership number") % {"value": repr(ref)})
                 return False
             self.unlisted.append((file, line, column, ref))
         return True
@@ -172,32 +219,41 @@ class BundleValidator(DefinitionChecks):
             event = events.get(code)
             ok = True
             if event is None:
-                self.error(file, line, "event_id", f"unknown event {code!r}: {self.unknown_event}")
+                self.error(file, line, "event_id", self.unknown_event(code))
                 ok = False
             round_number = parse_count(round_text, maximum=SMALL_INT_MAX)
             if not round_number:
-                self.error(file, line, "round", f"{round_text!r} is not a round number (1 or more)")
+                self.error(
+                    file, line, "round", _("%(value)s is not a round number (1 or more)") % {"value": repr(round_text)}
+                )
                 ok = False
             bye = not ref2
             if not ref1:
-                self.error(file, line, "player1_id", "player 1 is required (a bye leaves player2_id blank)")
+                self.error(
+                    file,
+                    line,
+                    "player1_id",
+                    Said(_("player 1 is required (a bye leaves player2_id blank)"), "player1_required"),
+                )
                 ok = False
             elif event and not self._participant_ok(file, line, "player1_id", ref1, event, players, teams):
                 ok = False
             if ref2 and event and not self._participant_ok(file, line, "player2_id", ref2, event, players, teams):
                 ok = False
             if ref1 and ref2 and self._identity(ref1) == self._identity(ref2):
-                self.error(file, line, "player2_id", f"{ref2} cannot play against themselves")
+                self.error(file, line, "player2_id", _("%(player)s cannot play against themselves") % {"player": ref2})
                 ok = False
             scores = []
             for column, text in (("player1_games", games1_text), ("player2_games", games2_text), ("draws", draws_text)):
                 number = parse_count(text, maximum=SMALL_INT_MAX) if text else (0 if bye or column == "draws" else None)
                 if number is None:
-                    self.error(file, line, column, f"{text!r} is not a number of games (0 or more)")
+                    self.error(
+                        file, line, column, _("%(value)s is not a number of games (0 or more)") % {"value": repr(text)}
+                    )
                     ok = False
                 scores.append(number)
             if elimination_text not in ("", "0", "1"):
-                self.error(file, line, "elimination", f"{elimination_text!r} must be 0 or 1")
+                self.error(file, line, "elimination", _("%(value)s must be 0 or 1") % {"value": repr(elimination_text)})
                 ok = False
             elimination = elimination_text == "1"
             games1, games2, draws = scores
@@ -206,7 +262,8 @@ class BundleValidator(DefinitionChecks):
                     file,
                     line,
                     "player2_games",
-                    f"an elimination-round match cannot be a draw ({games1}-{games2}); report the winner",
+                    _("an elimination-round match cannot be a draw (%(games1)s-%(games2)s); report the winner")
+                    % {"games1": games1, "games2": games2},
                 )
                 ok = False
             if event and round_number:
@@ -219,8 +276,14 @@ class BundleValidator(DefinitionChecks):
                                 file,
                                 line,
                                 column,
-                                f"{ref} already plays in round {round_number} of event {code}"
-                                f" (line {round_seats[ref]})",
+                                Said(
+                                    _("%(ref)s already plays in round %(round)s of event %(event)s (line %(line)s)")
+                                    % {"ref": ref, "round": round_number, "event": code, "line": round_seats[ref]},
+                                    "plays_twice",
+                                    ref=ref,
+                                    round=round_number,
+                                    line=round_seats[ref],
+                                ),
                             )
                             ok = False
                         else:
@@ -243,22 +306,33 @@ class BundleValidator(DefinitionChecks):
             event = events.get(code)
             ok = True
             if event is None:
-                self.error(file, line, "event_id", f"unknown event {code!r}: {self.unknown_event}")
+                self.error(file, line, "event_id", self.unknown_event(code))
                 ok = False
             if not ref:
-                self.error(file, line, "player_id", "a player is required")
+                self.error(file, line, "player_id", _("a player is required"))
                 ok = False
             elif event and not self._participant_ok(file, line, "player_id", ref, event, players, teams):
                 ok = False
             elif (code, self._identity(ref)) in seen:
                 first = seen[code, self._identity(ref)]
-                self.error(file, line, "player_id", f"{ref} already has a standing in event {code} (line {first})")
+                self.error(
+                    file,
+                    line,
+                    "player_id",
+                    Said(
+                        _("%(ref)s already has a standing in event %(event)s (line %(line)s)")
+                        % {"ref": ref, "event": code, "line": first},
+                        "standing_twice",
+                        ref=ref,
+                        line=first,
+                    ),
+                )
                 ok = False
             else:
                 seen[code, self._identity(ref)] = line
             rank = parse_count(rank_text)
             if not rank:
-                self.error(file, line, "rank", f"{rank_text!r} is not a rank (1 or more)")
+                self.error(file, line, "rank", _("%(value)s is not a rank (1 or more)") % {"value": repr(rank_text)})
                 ok = False
             vp = None
             if HALF_POINTS.fullmatch(vp_text or "0"):
@@ -267,18 +341,37 @@ class BundleValidator(DefinitionChecks):
                 except InvalidOperation:
                     vp = None
             if vp is None or (vp * 2) % 1:
-                self.error(file, line, "vp", f"{vp_text!r} is not a number of victory points (halves allowed)")
+                self.error(
+                    file,
+                    line,
+                    "vp",
+                    _("%(value)s is not a number of victory points (halves allowed)") % {"value": repr(vp_text)},
+                )
                 ok = False
             gw = parse_count(gw_text, maximum=SMALL_INT_MAX) if gw_text else 0
             if gw is None:
-                self.error(file, line, "gw", f"{gw_text!r} is not a number of game wins (0 or more)")
+                self.error(
+                    file, line, "gw", _("%(value)s is not a number of game wins (0 or more)") % {"value": repr(gw_text)}
+                )
                 ok = False
             final = final.lower()
             if final not in FinalPlacing.values:
-                self.error(file, line, "final", f"{final!r} must be winner, finalist or blank")
+                self.error(
+                    file, line, "final", _("%(value)s must be winner, finalist or blank") % {"value": repr(final)}
+                )
                 ok = False
             elif final == FinalPlacing.WINNER and code in winners:
-                self.error(file, line, "final", f"event {code} already has a winner (line {winners[code]})")
+                self.error(
+                    file,
+                    line,
+                    "final",
+                    Said(
+                        _("event %(event)s already has a winner (line %(line)s)")
+                        % {"event": code, "line": winners[code]},
+                        "winner_twice",
+                        line=winners[code],
+                    ),
+                )
                 ok = False
             elif final == FinalPlacing.WINNER:
                 winners[code] = line
@@ -298,7 +391,17 @@ class BundleValidator(DefinitionChecks):
             found.update(Player.objects.filter(membership_number__in=chunk).values_list("membership_number", flat=True))
         for file, line, column, number in self.unlisted:
             if number not in found:
-                self.error(file, line, column, f"unknown player {number!r}: not in players.csv and not registered")
+                self.error(
+                    file,
+                    line,
+                    column,
+                    Said(
+                        _("unknown player %(number)s: not in players.csv and not registered")
+                        % {"number": repr(number)},
+                        "unknown_player",
+                        number=number,
+                    ),
+                )
         self.unregistered = [number for number in wanted if number not in found]
         return found
 
@@ -317,19 +420,41 @@ class BundleValidator(DefinitionChecks):
             )
         for file, line, column, number in uses:
             if number in kept:
-                self.error(file, line, column, f"player {number} was merged into {kept[number]}: write {kept[number]}")
+                self.error(
+                    file,
+                    line,
+                    column,
+                    _("player %(number)s was merged into %(kept)s: write %(kept)s")
+                    % {"number": number, "kept": kept[number]},
+                )
 
     def event_totals(self, events, matches, standings) -> None:
         file = "events.csv"
         for code, event in events.items():
             if event.format == "vtes" and code not in standings:
-                self.error(file, event.line, "format", f"vtes event {code} needs its standings in standings.csv")
+                self.error(
+                    file,
+                    event.line,
+                    "format",
+                    Said(
+                        _("vtes event %(event)s needs its standings in standings.csv") % {"event": code}, "no_standings"
+                    ),
+                )
             elif code not in matches and code not in standings:
-                self.error(file, event.line, "id", f"event {code} has no results in matches.csv or standings.csv")
+                self.error(
+                    file,
+                    event.line,
+                    "id",
+                    Said(
+                        _("event %(event)s has no results in matches.csv or standings.csv") % {"event": code},
+                        "no_results",
+                    ),
+                )
             if event.player_count is not None and event.team_size == 1 and event.player_count < len(event.participants):
                 self.error(
                     file,
                     event.line,
                     "players",
-                    f"{event.player_count} players, but the results name {len(event.participants)} participants",
+                    _("%(count)s players, but the results name %(participants)s participants")
+                    % {"count": event.player_count, "participants": len(event.participants)},
                 )

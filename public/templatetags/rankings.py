@@ -1,7 +1,10 @@
 """How a category's rules and lists are described on the pages."""
 
 from django import template
-from django.utils.text import capfirst
+from django.contrib.humanize.templatetags.humanize import intcomma
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from ratings.engine import displayed
 from ratings.models import Category, DisplayRounding, Ruleset
@@ -12,109 +15,211 @@ from ratings.selectors.ranking_filters import RankingFilters
 register = template.Library()
 
 
-def _counted(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 'es' if word.endswith('ch') else 's'}"
-
-
-def _unit(category: Category) -> str:
-    return "event" if category.ruleset == Ruleset.VEKN else "match"
-
-
 def _members(category: Category) -> str:
     return "teams" if category.team_size > 1 else "players"
 
 
-FORMAT_NAMES = {"vtes": "V:TES", "type-1.5": "Type 1.5"}
+def _is_vekn(category: Category) -> bool:
+    return category.ruleset == Ruleset.VEKN
+
+
+FORMAT_NAMES = {"vtes": "V:TES", "type-1.5": "Type 1.5"}  # formats keep their English names
+
+# The rulesets' short names, as the list's summary gives them.
+RULESET_NAMES = {Ruleset.DCI_2001: "DCI 2001", Ruleset.DCI_1997: "DCI 1997", Ruleset.MATCH_POINTS: _("Match points")}
+
+
+def _and(names: list[str]) -> str:
+    """'A, B and C', in the visitor's language."""
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def _each(names: list[str], joined: str) -> str:
+    """'A and B and C' / 'A or B or C' (`joined`: the msgid joining two)."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = gettext(joined) % {"first": text, "last": name}
+    return text
 
 
 def _formats(category: Category) -> str:
-    names = [FORMAT_NAMES.get(name, name.replace("-", " ").title()) for name in category.format_list]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return _and([FORMAT_NAMES.get(name, name.replace("-", " ").title()) for name in category.format_list])
 
 
 def _component_names(category: Category) -> list[str]:
-    return [slug.replace("-", " ").title() for slug in category.component_list]
+    # The default lists' names are in the catalogs (ratings.models.DEFAULT_LIST_NAMES).
+    return [gettext(slug.replace("-", " ").title()) for slug in category.component_list]
 
 
 @register.simple_tag
 def category_summary(category: Category) -> str:
     """One sentence: what feeds the list and by which rules."""
     if category.ruleset == Ruleset.DERIVED:
-        return f"The mean of the {' and '.join(_component_names(category))} ratings."
+        return gettext("The mean of the %(lists)s ratings.") % {
+            "lists": _each(_component_names(category), gettext_noop("%(first)s and %(last)s"))
+        }
     if category.ruleset == Ruleset.VEKN:
-        return f"V:EKN rating points from {_formats(category)} events."
-    teams = f" by teams of {category.team_size}" if category.team_size > 1 else ""
-    return f"Elo ratings ({category.get_ruleset_display().split(' (')[0]}) from {_formats(category)} events{teams}."
+        return gettext("V:EKN rating points from %(formats)s events.") % {"formats": _formats(category)}
+    ruleset = RULESET_NAMES.get(category.ruleset) or category.get_ruleset_display().split(" (")[0]
+    values = {"ruleset": ruleset, "formats": _formats(category), "size": category.team_size}
+    if category.team_size > 1:
+        return gettext("Elo ratings (%(ruleset)s) from %(formats)s events by teams of %(size)s.") % values
+    return gettext("Elo ratings (%(ruleset)s) from %(formats)s events.") % values
 
 
 @register.simple_tag
 def category_rules(category: Category) -> list[str]:
     """The thresholds and conventions of the category's lists, in plain sentences."""
-    members, unit = _members(category), _unit(category)
     rules = []
+    teams = category.team_size > 1
     if category.ruleset == Ruleset.VEKN:
         rules.append(
-            f"A rating is the sum of the best {category.best_of or 8} event scores "
-            f"of the {category.window_months or 18} months up to the date."
+            gettext("A rating is the sum of the best %(best)s event scores of the %(months)s months up to the date.")
+            % {"best": category.best_of or 8, "months": category.window_months or 18}
         )
     if category.ruleset == Ruleset.DERIVED:
         rules.append(
-            f"Ranked when ranked in {' or '.join(_component_names(category))}; "
-            f"a missing rating counts as {displayed(category.start_rating, category.display_rounding)}."
+            gettext("Ranked when ranked in %(lists)s; a missing rating counts as %(rating)s.")
+            % {
+                "lists": _each(_component_names(category), gettext_noop("%(first)s or %(last)s")),
+                "rating": displayed(category.start_rating, category.display_rounding),
+            }
         )
     elif category.ranked_after <= 1:
-        rules.append(f"Ranked from the first {unit}.")
+        rules.append(
+            gettext("Ranked from the first event.") if _is_vekn(category) else gettext("Ranked from the first match.")
+        )
     else:
-        rules.append(
-            f"Ranked after {_counted(category.ranked_after, 'rated ' + unit)}; "
-            f"{members} with fewer are listed as unranked."
-        )
+        count = category.ranked_after
+        if _is_vekn(category) and teams:
+            rule = ngettext(
+                "Ranked after %(count)s rated event; teams with fewer are listed as unranked.",
+                "Ranked after %(count)s rated events; teams with fewer are listed as unranked.",
+                count,
+            )
+        elif _is_vekn(category):
+            rule = ngettext(
+                "Ranked after %(count)s rated event; players with fewer are listed as unranked.",
+                "Ranked after %(count)s rated events; players with fewer are listed as unranked.",
+                count,
+            )
+        elif teams:
+            rule = ngettext(
+                "Ranked after %(count)s rated match; teams with fewer are listed as unranked.",
+                "Ranked after %(count)s rated matches; teams with fewer are listed as unranked.",
+                count,
+            )
+        else:
+            rule = ngettext(
+                "Ranked after %(count)s rated match; players with fewer are listed as unranked.",
+                "Ranked after %(count)s rated matches; players with fewer are listed as unranked.",
+                count,
+            )
+        rules.append(rule % {"count": count})
     if category.inactivity_months:
-        rules.append(
-            f"{capfirst(members)} with no event in the last {category.inactivity_months} months "
-            "leave the ranked list until they play again."
-        )
+        if teams:
+            rule = gettext(
+                "Teams with no event in the last %(months)s months leave the ranked list until they play again."
+            )
+        else:
+            rule = gettext(
+                "Players with no event in the last %(months)s months leave the ranked list until they play again."
+            )
+        rules.append(rule % {"months": category.inactivity_months})
     if category.provisional_until:
         rules.append(
-            f"Ratings are provisional (marked P) for the first {category.provisional_until} matches "
-            "and computed from the opponents' ratings."
+            gettext(
+                "Ratings are provisional (marked P) for the first %(count)s matches "
+                "and computed from the opponents' ratings."
+            )
+            % {"count": category.provisional_until}
         )
     if category.display_rounding == DisplayRounding.ROUND:
-        rules.append("Ratings are shown rounded to the nearest whole number (1612.5 shows as 1613).")
+        rules.append(gettext("Ratings are shown rounded to the nearest whole number (1612.5 shows as 1613)."))
     else:
-        rules.append("Ratings are shown with their decimals cut off (1612.9 shows as 1612).")
-    rules.append("Equal ratings share a rank (1, 2, 2, 4). Change compares with the ranks at the end of last month.")
+        rules.append(gettext("Ratings are shown with their decimals cut off (1612.9 shows as 1612)."))
+    rules.append(
+        gettext("Equal ratings share a rank (1, 2, 2, 4). Change compares with the ranks at the end of last month.")
+    )
     return rules
 
 
 @register.simple_tag
 def list_threshold(category: Category, unranked: bool) -> str:
     """'10+ matches' / 'fewer than 10 matches'; V:TES: 'active in the last 12 months' / 'no event in ...'."""
-    unit = _unit(category)
-    counted = category.ranked_after > 1 or not category.inactivity_months
-    inactive = f"{category.inactivity_months} months" if category.inactivity_months else ""
+    vekn = _is_vekn(category)
+    count = category.ranked_after
+    counted = count > 1 or not category.inactivity_months
+    months = {"months": category.inactivity_months}
     if unranked:
-        parts = [f"fewer than {_counted(category.ranked_after, unit)}" if counted else ""]
-        parts.append(f"no event in the last {inactive}" if inactive else "")
-        return " or ".join(part for part in parts if part)
-    plural = "events" if unit == "event" else "matches"
-    parts = [
-        f"{category.ranked_after}+ {plural}" if counted else "",
-        f"active in the last {inactive}" if inactive else "",
-    ]
-    return ", ".join(part for part in parts if part)
+        parts = []
+        if counted:
+            if vekn:
+                fewer = ngettext("fewer than %(count)s event", "fewer than %(count)s events", count)
+            else:
+                fewer = ngettext("fewer than %(count)s match", "fewer than %(count)s matches", count)
+            parts.append(fewer % {"count": count})
+        if category.inactivity_months:
+            parts.append(gettext("no event in the last %(months)s months") % months)
+        return _each(parts, gettext_noop("%(first)s or %(last)s"))
+    parts = []
+    if counted:
+        parts.append((gettext("%(count)s+ events") if vekn else gettext("%(count)s+ matches")) % {"count": count})
+    if category.inactivity_months:
+        parts.append(gettext("active in the last %(months)s months") % months)
+    return ", ".join(parts)
 
 
 @register.simple_tag
 def ranking_caption(category: Category, filters: RankingFilters, as_of, near: bool = False) -> str:
     """'Constructed — Germany — as of 2024-06-30 — ranked players (10+ matches)'; `near`: the search found
     names like the one searched, none as typed."""
-    listed = f"{'unranked' if filters.unranked else 'ranked'} {_members(category)}"
-    parts = [category.name, place_name(filters), f"as of {as_of.isoformat()}"]
+    parts = [category.label, place_name(filters), gettext("as of %(date)s") % {"date": as_of.isoformat()}]
     if filters.search:
-        parts.append(f"{'with a name like' if near else 'matching'} “{filters.search}”")
-    parts.append(f"{listed} ({list_threshold(category, filters.unranked)})")
+        if near:
+            parts.append(gettext("with a name like “%(search)s”") % {"search": filters.search})
+        else:
+            parts.append(gettext("matching “%(search)s”") % {"search": filters.search})
+    threshold = {"threshold": list_threshold(category, filters.unranked)}
+    listed = {
+        (False, "players"): gettext_noop("ranked players (%(threshold)s)"),
+        (True, "players"): gettext_noop("unranked players (%(threshold)s)"),
+        (False, "teams"): gettext_noop("ranked teams (%(threshold)s)"),
+        (True, "teams"): gettext_noop("unranked teams (%(threshold)s)"),
+    }[filters.unranked, _members(category)]
+    parts.append(gettext(listed) % threshold)
     return " — ".join(parts)
+
+
+@register.simple_tag
+def distribution_hint(distribution, category: Category, filters: RankingFilters, as_of) -> str:
+    """What the histogram counts: '1,234 ranked players in Germany on 5 May 2024, in bins of 25 points.'"""
+    total = distribution.total
+    # The English says "players" whatever the count; other languages may not.
+    if category.team_size > 1:
+        if filters.unranked:
+            who = ngettext("%(count)s unranked teams", "%(count)s unranked teams", total)
+        else:
+            who = ngettext("%(count)s ranked teams", "%(count)s ranked teams", total)
+    elif filters.unranked:
+        who = ngettext("%(count)s unranked players", "%(count)s unranked players", total)
+    else:
+        who = ngettext("%(count)s ranked players", "%(count)s ranked players", total)
+    values = {
+        "who": who % {"count": intcomma(total)},
+        "place": place_name(filters),
+        "width": BIN_WIDTH,
+    }
+    if filters.as_of:
+        values["date"] = date_format(as_of, "DATE_FORMAT")
+        if filters.level == "world":
+            return gettext("%(who)s in the world on %(date)s, in bins of %(width)s points.") % values
+        return gettext("%(who)s in %(place)s on %(date)s, in bins of %(width)s points.") % values
+    if filters.level == "world":
+        return gettext("%(who)s in the world, in bins of %(width)s points.") % values
+    return gettext("%(who)s in %(place)s, in bins of %(width)s points.") % values
 
 
 @register.filter

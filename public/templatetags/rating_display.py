@@ -1,6 +1,7 @@
 """Template filters for ratings as the categories show them: {{ value|rating:category.display_rounding }}."""
 
 from django import template
+from django.utils.translation import gettext, pgettext
 
 from players import formatting, geography, links
 from ratings import formatting as rating_formatting
@@ -15,8 +16,8 @@ def rating(value, rounding):
 
 @register.filter
 def percent(value):
-    """A probability as a page shows it: 0.64006 -> "64.0%"."""
-    return f"{value * 100:.1f}%"
+    """A probability as a page shows it: 0.64006 -> "64.0%" ("64,0 %" in German)."""
+    return formatting.percent(value, 1)
 
 
 @register.filter
@@ -54,9 +55,26 @@ def participant_link(participant):
 def better_than_sentence(ranks, noun: str = "players") -> str:
     """Where a standing is among the ranked at each of its places, narrowest first: "Better than 87 % of the
     ranked players in Bavaria, 80 % in Germany, 75 % in Europe and 70 % in the world." A share of none (the
-    last at a place) or of a place of one is left out; "" when none is left."""
-    shares = [f"{rank.better_than} % {rank.where}" for rank in reversed(ranks) if rank.better_than]
+    last at a place) or of a place of one is left out; "" when none is left. `noun` is "players" or "teams"."""
+    shares = [rank for rank in reversed(ranks) if rank.better_than]
     if not shares:
         return ""
-    listed = shares[0] if len(shares) == 1 else ", ".join(shares[:-1]) + " and " + shares[-1]
-    return f"Better than {listed.replace(' % ', f' % of the ranked {noun} ', 1)}."
+    first, *others = shares
+    if noun == "teams":
+        text = gettext("%(percent)s %% of the ranked teams %(where)s")
+    else:
+        text = gettext("%(percent)s %% of the ranked players %(where)s")
+    items = [text % {"percent": first.better_than, "where": _where(first)}]
+    items += [
+        pgettext("better than a share at a place", "%(percent)s %% %(where)s")
+        % {"percent": rank.better_than, "where": _where(rank)}
+        for rank in others
+    ]
+    return gettext("Better than %(shares)s.") % {"shares": formatting.listed(items)}
+
+
+def _where(rank) -> str:
+    """The place of a rank as the sentence names it: "in the world", "in Germany"."""
+    if rank.scope == "world":
+        return gettext("in the world")
+    return gettext("in %(place)s") % {"place": rank.place}

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django_countries import countries
 from django_countries.fields import Country
 
@@ -38,8 +38,8 @@ def place_name(filters) -> str:
     if filters.country:
         return country_name(filters.country)
     if filters.continent:
-        return geography.CONTINENT_NAMES[filters.continent]
-    return "World"
+        return str(geography.CONTINENT_NAMES[filters.continent])
+    return gettext("World")
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,10 @@ class Places:
 
 
 def category_places(*, category: Category) -> Places:
-    """Where the category's players come from (cached: it only changes when the list is rebuilt)."""
-    key = f"ranking-places:{category.pk}:{category.list_version}:{timezone.localdate().isoformat()}"
+    """Where the category's players come from (cached: it only changes when the list is rebuilt), named and
+    sorted in the visitor's language."""
+    today = timezone.localdate().isoformat()
+    key = f"ranking-places:{category.pk}:{category.list_version}:{today}:{get_language()}"
     places = cache.get(key)
     if places is None:
         pairs = CurrentRating.objects.filter(category=category).values_list("country", "region").distinct()
@@ -71,14 +73,14 @@ def _places_from(pairs: set[tuple[str, str]]) -> Places:
     for code in country_codes:
         by_continent.setdefault(geography.continent_of(code), []).append((code, country_name(code)))
     continents = sorted(
-        ((code, geography.CONTINENT_NAMES[code]) for code in by_continent if code), key=lambda item: item[1]
+        ((code, str(geography.CONTINENT_NAMES[code])) for code in by_continent if code), key=lambda item: item[1]
     )
     grouped = [
         (name, sorted(by_continent[code], key=lambda item: item[1]))
         for code, name in continents
     ]  # fmt: skip
     if "" in by_continent:
-        grouped.append(("Elsewhere", sorted(by_continent[""], key=lambda item: item[1])))
+        grouped.append((gettext("Elsewhere"), sorted(by_continent[""], key=lambda item: item[1])))
     regions: dict[str, list[tuple[str, str]]] = {}
     for country, region in pairs:
         if country and region:

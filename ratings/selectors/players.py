@@ -12,6 +12,7 @@ from datetime import date
 from django.core.cache import cache
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext
 from django_countries import countries
 
 from players import geography
@@ -61,7 +62,7 @@ class Rank:
 
     @property
     def where(self) -> str:
-        return "in the world" if self.scope == "world" else f"in {self.place}"
+        return gettext("in the world") if self.scope == "world" else gettext("in %(place)s") % {"place": self.place}
 
 
 @dataclass(slots=True)
@@ -97,8 +98,8 @@ class CategoryStanding:
 
 def _ranks(row: CurrentRating) -> list[Rank]:
     levels = (
-        ("world", "World", row.world_rank),
-        ("continent", geography.CONTINENT_NAMES.get(row.continent, ""), row.continent_rank),
+        ("world", gettext("World"), row.world_rank),
+        ("continent", str(geography.CONTINENT_NAMES.get(row.continent, "")), row.continent_rank),
         ("country", countries.name(row.country) if row.country else "", row.country_rank),
         ("region", region_name(row.region), row.region_rank),
     )
@@ -335,7 +336,7 @@ def elo_chart_data(*, category: Category, timeline: Timeline, today: date | None
     today = today or timezone.localdate()
     return {
         "kind": "elo",
-        "label": f"{category.name} rating",
+        "label": gettext("%(list)s rating") % {"list": category.label},
         "dates": [points[i].date.isoformat() for i in indexes],
         "events": [points[i].event_name for i in indexes],
         "event_ids": [points[i].event_id for i in indexes],

@@ -8,7 +8,8 @@ gets one answer, or one refusal in the same words, wherever it is asked.
 from dataclasses import dataclass
 from datetime import date
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from players import geography
 from ratings.selectors.places import country_name
@@ -43,19 +44,27 @@ class RankingFilters:
 
 
 class RankingFiltersInvalid(ValueError):
-    """The filters cannot be met: `errors` maps each parameter at fault to why, in words for people."""
+    """The filters cannot be met: `errors` maps each parameter at fault to why, in words for people (in
+    English, as the API says it); `shown` the same in the visitor's language, for the pages."""
 
-    def __init__(self, errors: dict[str, str]):
+    def __init__(self, errors: dict[str, str], shown: dict[str, str] | None = None):
         super().__init__(" ".join(errors.values()))
         self.errors = errors
+        self.shown = shown or errors
 
 
 def as_of_refusal(day: date, *, today: date) -> str:
-    """Why a past list cannot be asked for on `day` ("" when it can)."""
+    """Why a past list cannot be asked for on `day` ("" when it can), in the active language."""
     if day > today:
-        return f"Rankings are known up to today ({today.isoformat()}), not for {day.isoformat()}."
+        return _("Rankings are known up to today (%(today)s), not for %(day)s.") % {
+            "today": today.isoformat(),
+            "day": day.isoformat(),
+        }
     if day < EARLIEST_AS_OF:
-        return f"Rankings start on {EARLIEST_AS_OF.isoformat()}: give a later date than {day.isoformat()}."
+        return _("Rankings start on %(earliest)s: give a later date than %(day)s.") % {
+            "earliest": EARLIEST_AS_OF.isoformat(),
+            "day": day.isoformat(),
+        }
     return ""
 
 
@@ -74,16 +83,39 @@ def ranking_filters(
     A region alone implies its country; a country must lie in the continent
     and a region in the country given with it.
     """
-    errors: dict[str, str] = {}
     continent, country, region = (code.strip().upper() for code in (continent, country, region))
+    today = today or timezone.localdate()
+    implied_country, errors = _checked(continent, country, region, as_of, today)
+    if errors:
+        with translation.override("en"):  # the API's words, whatever the visitor's language
+            _country, english = _checked(continent, country, region, as_of, today)
+        raise RankingFiltersInvalid(english, errors)
+    return RankingFilters(
+        continent=continent,
+        country=implied_country,
+        region=region,
+        as_of=as_of,
+        unranked=unranked,
+        search=search.strip(),
+    )
+
+
+def _checked(continent: str, country: str, region: str, as_of: date | None, today: date) -> tuple[str, dict]:
+    """The country (a region implies it) and what is wrong with the parameters, in the active language."""
+    errors: dict[str, str] = {}
     if continent and continent not in geography.CONTINENT_NAMES:
         names = ", ".join(f"{code} ({name})" for code, name in geography.CONTINENT_NAMES.items())
-        errors["continent"] = f"“{continent}” is not a continent. Continents: {names}."
+        errors["continent"] = _("“%(code)s” is not a continent. Continents: %(names)s.") % {
+            "code": continent,
+            "names": names,
+        }
     if country and not geography.is_country(country):
-        errors["country"] = f"“{country}” is not a country code (ISO 3166-1 alpha-2, such as DE or US)."
+        errors["country"] = _("“%(code)s” is not a country code (ISO 3166-1 alpha-2, such as DE or US).") % {
+            "code": country
+        }
     if region and not geography.is_region(region):
-        errors["region"] = f"“{region}” is not a region code (ISO 3166-2, such as DE-BY or US-CA)."
-    refusal = as_of and as_of_refusal(as_of, today=today or timezone.localdate())
+        errors["region"] = _("“%(code)s” is not a region code (ISO 3166-2, such as DE-BY or US-CA).") % {"code": region}
+    refusal = as_of and as_of_refusal(as_of, today=today)
     if refusal:
         errors["as_of"] = refusal
     # The places together, as far as each is a place at all.
@@ -91,14 +123,16 @@ def ranking_filters(
     if region and "region" not in errors:
         region_country = region.split("-")[0]
         if valid_country and valid_country != region_country:
-            errors["region"] = f"{region} is not a region of {country_name(valid_country)}."
+            errors["region"] = _("%(region)s is not a region of %(country)s.") % {
+                "region": region,
+                "country": country_name(valid_country),
+            }
             valid_country = ""  # said once: the region's country is not the one given
         else:
             country = valid_country = region_country
     if valid_country and continent and "continent" not in errors and geography.continent_of(valid_country) != continent:
-        errors["country"] = f"{country_name(valid_country)} is not in {geography.CONTINENT_NAMES[continent]}."
-    if errors:
-        raise RankingFiltersInvalid(errors)
-    return RankingFilters(
-        continent=continent, country=country, region=region, as_of=as_of, unranked=unranked, search=search.strip()
-    )
+        errors["country"] = _("%(country)s is not in %(continent)s.") % {
+            "country": country_name(valid_country),
+            "continent": geography.CONTINENT_NAMES[continent],
+        }
+    return country, errors

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ratings.engine import months_before, vekn_counting_events, vekn_is_active, vekn_rating
 from ratings.engine.vekn import in_window
@@ -70,7 +71,7 @@ def _vekn_chart(category: Category, scores: list[VeknScore], today: date, window
     for score in scores:
         changes[score.date].append(score.event_name)
         if score.leaves_window <= today:
-            changes[score.leaves_window].append(f"{score.event_name} leaves the window")
+            changes[score.leaves_window].append(gettext("%(event)s leaves the window") % {"event": score.event_name})
     pairs = [(score.date, score.points) for score in scores]
     days = sorted(changes)
     if days and days[-1] < today:
@@ -81,9 +82,9 @@ def _vekn_chart(category: Category, scores: list[VeknScore], today: date, window
     ]
     return {
         "kind": "vekn",
-        "label": f"{category.name} rating points",
+        "label": gettext("%(list)s rating points") % {"list": category.label},
         "dates": [day.isoformat() for day in days],
-        "events": ["; ".join(changes.get(day, ["Today"])) for day in days],
+        "events": ["; ".join(changes.get(day, [gettext("Today")])) for day in days],
         "event_ids": [None] * len(days),
         "ratings": ratings,
         "changes": [round(b - a, 2) for a, b in zip([0, *ratings], ratings, strict=False)],

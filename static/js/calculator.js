@@ -18,7 +18,8 @@
 
     const rows = () => Array.from(body.querySelectorAll("[data-row]"));
 
-    // Give row `row` the number `number`: names, ids, labels and captions.
+    // Give row `row` the number `number`: names, ids, labels and captions. Each label and caption holds one
+    // number, the row's, wherever the page's language puts it ("Remove opponent 3", "Gegner 3 entfernen").
     function renumber(row, number) {
       row.querySelector("[data-row-number]").textContent = number;
       row.querySelectorAll("input, label").forEach((element) => {
@@ -28,7 +29,7 @@
         }
       });
       row.querySelectorAll("[aria-label]").forEach((element) => {
-        element.setAttribute("aria-label", element.getAttribute("aria-label").replace(/\d+$/, number));
+        element.setAttribute("aria-label", element.getAttribute("aria-label").replace(/\d+/, number));
       });
       row.querySelectorAll("label.visually-hidden").forEach((label) => {
         label.textContent = label.textContent.replace(/\d+/, number);

@@ -7,6 +7,9 @@
  *
  * A rating changes only at events, so it is drawn as steps: from the start rating, just before the
  * first event, to today. The axis always spans some months, so one event is not a dot at the edge.
+ *
+ * Its words come from the box's data-text-* attributes, in the page's language (players/_participant.html);
+ * English when one is missing. Dates and numbers follow the page's <html lang>.
  */
 (function () {
   "use strict";
@@ -16,11 +19,49 @@
     return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
   }
   var ACCENT = colour("--accent", "#8a1c2b");
-  var dateText = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  var LANGUAGE = document.documentElement.lang || "en";
+  var dateText = new Intl.DateTimeFormat(LANGUAGE === "en" ? "en-GB" : LANGUAGE, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+  var changeText = new Intl.NumberFormat(LANGUAGE === "en" ? "en-GB" : LANGUAGE, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    useGrouping: false,
+  });
+
+  // The month and day names of the time axis in the page's language (uPlot's own are English).
+  function dateNames(locale) {
+    function names(count, day, options) {
+      var format = new Intl.DateTimeFormat(locale, Object.assign({ timeZone: "UTC" }, options));
+      var list = [];
+      for (var i = 0; i < count; i++) list.push(format.format(day(i)));
+      return list;
+    }
+    function month(i) {
+      return new Date(Date.UTC(2000, i, 1));
+    }
+    function weekday(i) {
+      return new Date(Date.UTC(2000, 0, 2 + i)); // 2 Jan 2000 was a Sunday, uPlot's first day
+    }
+    return {
+      MMMM: names(12, month, { month: "long" }),
+      MMM: names(12, month, { month: "short" }),
+      WWWW: names(7, weekday, { weekday: "long" }),
+      WWW: names(7, weekday, { weekday: "short" }),
+    };
+  }
+
+  // A word of the chart: the box's data-text-<name> (in its dataset: textName), else the English given.
+  function text(words, name, english) {
+    return (words && words["text" + name.charAt(0).toUpperCase() + name.slice(1)]) || english;
+  }
 
   function signed(value) {
     if (Math.abs(value) < 0.005) return "±0";
-    return (value > 0 ? "+" : "\u2212") + Math.abs(value).toFixed(2);
+    return (value > 0 ? "+" : "\u2212") + changeText.format(Math.abs(value));
   }
 
   // Pad the rating axis to at least 50 points, so that a few points of change do not look like a cliff.
@@ -54,11 +95,18 @@
       var first = points[0].x;
       var last = data.today ? seconds(data.today) : points[points.length - 1].x;
       var before = Math.max(7 * DAY, Math.round((last - first) * 0.03));
-      points.unshift({ x: first - before, rating: data.start, event: "Start rating", id: null, change: null });
+      points.unshift({
+        x: first - before,
+        rating: data.start,
+        event: text(data.words, "start", "Start rating"),
+        when: text(data.words, "beforeFirst", "Before the first event"),
+        id: null,
+        change: null,
+      });
     }
     if (data.today && points.length && seconds(data.today) > points[points.length - 1].x) {
       var now = points[points.length - 1];
-      points.push({ x: seconds(data.today), rating: now.rating, event: "Today", id: null, change: null });
+      points.push({ x: seconds(data.today), rating: now.rating, event: text(data.words, "today", "Today"), id: null, change: null });
     }
     return points;
   }
@@ -81,7 +129,7 @@
     tip.replaceChildren();
     var when = document.createElement("div");
     when.className = "chart-tip-date";
-    when.textContent = point.id == null && point.event === "Start rating" ? "Before the first event" : dateText.format(new Date(point.x * 1000));
+    when.textContent = point.when || dateText.format(new Date(point.x * 1000));
     var what = document.createElement("div");
     what.className = "chart-tip-event";
     what.textContent = point.event;
@@ -120,7 +168,7 @@
       ctx.lineTo(x, u.bbox.top + u.bbox.height);
       ctx.stroke();
       ctx.font = 11 * devicePixelRatio + "px system-ui, sans-serif";
-      ctx.fillText("ranked (" + data.ranked_after + " matches)", x + 4, u.bbox.top + 12 * devicePixelRatio);
+      ctx.fillText(text(data.words, "ranked", "ranked (" + data.ranked_after + " matches)"), x + 4, u.bbox.top + 12 * devicePixelRatio);
       ctx.restore();
     };
   }
@@ -133,8 +181,11 @@
     var bar = document.createElement("div");
     bar.className = "chart-range";
     bar.setAttribute("role", "group");
-    bar.setAttribute("aria-label", "Time shown");
-    [["All", all], ["Last 12 months", [last - YEAR, last + DAY]]].forEach(function (choice, n) {
+    bar.setAttribute("aria-label", text(box.dataset, "timeShown", "Time shown"));
+    [
+      [text(box.dataset, "all", "All"), all],
+      [text(box.dataset, "lastYear", "Last 12 months"), [last - YEAR, last + DAY]],
+    ].forEach(function (choice, n) {
       var button = document.createElement("button");
       button.type = "button";
       button.textContent = choice[0];
@@ -183,9 +234,13 @@
       grid: { stroke: colour("--line", "#eceef2"), width: 1 },
       ticks: { stroke: colour("--line", "#dde1e8"), width: 1 },
     };
+    var names = LANGUAGE === "en" ? null : dateNames(LANGUAGE);
     var plot = new uPlot(
       {
         width: width,
+        fmtDate: function (template) {
+          return names ? uPlot.fmtDate(template, names) : uPlot.fmtDate(template);
+        },
         height: chartHeight(width),
         tzDate: function (ts) {
           return uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC");
@@ -235,6 +290,7 @@
       var source = document.getElementById(box.dataset.ratingChart);
       if (!source) return;
       var data = JSON.parse(source.textContent);
+      data.words = box.dataset;
       if (data.dates && data.dates.length) draw(box, data);
     });
   }

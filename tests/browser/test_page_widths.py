@@ -51,21 +51,27 @@ def too_wide(tab, urls) -> dict[str, int]:
     return {url: width for url, width in widths.items() if width > PHONE_WIDTH}
 
 
-def sign_in_as(browser, live_server, user):
+def sign_in_as(browser, live_server, user, locale="en-US"):
     """A phone's tab signed in as `user` (through the session cookie of a test client's sign-in)."""
     from django.test import Client
 
     client = Client()
     client.force_login(user)
     context = browser.new_context(
-        base_url=live_server.url, viewport={"width": PHONE_WIDTH, "height": 844}, is_mobile=True, has_touch=True
+        base_url=live_server.url,
+        viewport={"width": PHONE_WIDTH, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        locale=locale,
     )
     cookie = client.cookies["sessionid"]
     context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
     return context
 
 
-def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_ids):
+# German words run longer than English ones: every page is crawled in both languages.
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_ids, locale):
     ids = personas_and_ids["ids"]
     people = personas_and_ids["people"]
     matches_csv = (
@@ -121,18 +127,23 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_
     for persona, urls in pages.items():
         if persona == "anonymous":
             context = browser.new_context(
-                base_url=live_server.url, viewport={"width": PHONE_WIDTH, "height": 844}, is_mobile=True, has_touch=True
+                base_url=live_server.url,
+                viewport={"width": PHONE_WIDTH, "height": 844},
+                is_mobile=True,
+                has_touch=True,
+                locale=locale,
             )
         else:
-            context = sign_in_as(browser, live_server, people[persona])
+            context = sign_in_as(browser, live_server, people[persona], locale)
         tab = context.new_page()
         wide |= too_wide(tab, urls)
         if persona == "organizer":  # the page that lists a broken file's problems
             tab.goto(f"/organize/events/{ids['draft_id']}/upload/")
-            tab.get_by_label("Matches").set_input_files(
+            tab.locator("input[type=file][name=matches]").set_input_files(
                 {"name": "matches.csv", "mimeType": "text/csv", "buffer": matches_csv}
             )
-            tab.get_by_role("button", name="Check and save").click()
+            # Not "form ... button": the form's input named "matches" hides the form's own matches().
+            tab.locator("button.button[type=submit]").click()
             expect(tab.locator(".problem-row").first).to_be_visible()
             width = tab.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
             if width > PHONE_WIDTH:

@@ -34,6 +34,7 @@ ADMIN_SITE = {"anonymous": ADMIN_SIGN_IN, "player": ADMIN_SIGN_IN, "organizer": 
 EXPECTED = {
     "home": PUBLIC,
     "favicon": dict.fromkeys(PERSONAS, 301),  # for good, to the icon the pages link
+    "set_language": dict.fromkeys(PERSONAS, "redirect"),  # the switcher's POST; a GET is sent back to a page
     "ratings:index": PUBLIC,
     "ratings:detail": PUBLIC,
     "ratings:feed": PUBLIC,

@@ -2,7 +2,7 @@ import time
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 from django.db import transaction
 
 from events.services import results_changed_send
@@ -27,6 +27,7 @@ class Command(BaseCommand):
             "by this user (default: each event's organizer).",
         )
 
+    @no_translations  # the report and the bundle's errors in English, whatever language was active
     def handle(self, *args, path, dry_run, no_recompute, by=None, **options):
         started = time.monotonic()
         admin = None

@@ -19,6 +19,7 @@ from django_tables2.data import TableData
 from django_tables2.utils import OrderBy, segment
 
 from players import geography
+from players.formatting import day
 from ratings.engine import displayed
 from ratings.models import Category, Ruleset
 from ratings.selectors.places import country_name, flag_url
@@ -131,7 +132,7 @@ class RankingTable(tables.Table):
     def _words(self) -> dict[str, str]:
         """The movement cells' words in the visitor's language, escaped, once per table (not per row); "%(size)s"
         left in for each row's number."""
-        since = {"date": self.previous_date.isoformat()} if self.previous_date else {}
+        since = {"date": day(self.previous_date)} if self.previous_date else {}
         if since:
             titles = {
                 "new": gettext("Not ranked here since %(date)s") % since,

@@ -174,9 +174,10 @@ def list_threshold(category: Category, unranked: bool) -> str:
 
 @register.simple_tag
 def ranking_caption(category: Category, filters: RankingFilters, as_of, near: bool = False) -> str:
-    """'Constructed — Germany — as of 2024-06-30 — ranked players (10+ matches)'; `near`: the search found
+    """'Constructed — Germany — as of 30 Jun 2024 — ranked players (10+ matches)'; `near`: the search found
     names like the one searched, none as typed."""
-    parts = [category.label, place_name(filters), gettext("as of %(date)s") % {"date": as_of.isoformat()}]
+    when = gettext("as of %(date)s") % {"date": date_format(as_of, "DATE_FORMAT")}
+    parts = [category.label, place_name(filters), when]
     if filters.search:
         if near:
             parts.append(gettext("with a name like “%(search)s”") % {"search": filters.search})

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from devtools.demo import demo_bundle_write
 from organize.importer import results_import
+from players.formatting import day
 from players.models import Team
 from public import conditional
 from ratings.engine import expected_score
@@ -98,7 +99,7 @@ def test_the_world_list_ranks_by_rating_and_ties_share_a_rank(client, two_months
 
     assert response.status_code == 200
     assert listed(response) == [("1001", 1), ("1006", 2), ("1003", 3), ("1004", 3), ("1005", 5), ("1002", 6)]
-    assert "Constructed — World — as of " + TODAY.isoformat() + " — ranked players (2+ matches)" in (
+    assert "Constructed — World — as of " + day(TODAY) + " — ranked players (2+ matches)" in (
         response.content.decode()
     )
 
@@ -258,9 +259,9 @@ def test_a_past_date_gives_the_list_of_that_date(client, two_months_rated):
     assert listed(response) == [("1001", 1), ("1005", 1), ("1003", 3), ("1004", 3), ("1002", 5), ("1006", 5)]
     assert set(cells(response, "movement").values()) == {
         '<span class="move move-new" title="Not ranked here since '
-        f'{end_of_previous_month(end_of_last_month)}">new</span>'
+        f'{day(end_of_previous_month(end_of_last_month))}">new</span>'
     }
-    assert f"as of {end_of_last_month.isoformat()}" in response.content.decode()
+    assert f"as of {day(end_of_last_month)}" in response.content.decode()
     assert listed(client.get(f"/rankings/constructed/?as_of={LAST_MONTH - timedelta(days=1)}")) == []
 
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from corrections import services as corrections
 from corrections.services import Result
+from players.formatting import day
 from ratings.management.commands.db_worker import _month_end_lists
 from ratings.models import OfficialList, RankingSnapshot, SnapshotRating
 from ratings.services.official import month_ends, official_lists_publish
@@ -110,7 +111,7 @@ def test_an_official_list_shows_its_movement_since_the_one_before(client, world)
         "1001": (1, 1), "1002": (2, 4), "1005": (3, 2), "1003": (4, 3), "1004": (5, 4),
     }  # fmt: skip
     html = last.content.decode()
-    assert f"Up 2 since {BEFORE.isoformat()}" in html
+    assert f"Up 2 since {day(BEFORE)}" in html
     assert f'movement since the <a href="/rankings/constructed/official/{BEFORE.isoformat()}/">' in html
     assert "movement" not in [column.name for column in first.context["table"].columns]  # the first: none
     assert "The first official list" in first.content.decode()

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "lib.replicas.ReplicaReads",  # after the session and the user: which database this request reads
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",  # django-csp: Content-Security-Policy
@@ -119,6 +120,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",  # LANGUAGE_CODE, LANGUAGES: <html lang>, the switcher
+                "lib.replicas.standbys",  # the standbys' states, for the admin's index (read only there)
             ],
         },
     },
@@ -151,6 +153,25 @@ else:
     # prices a spinning disk): otherwise a name search or a page of a few
     # hundred participants read the whole 58,000-row list instead of an index.
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off -c random_page_cost=1.1"
+
+# Hot standbys (PostgreSQL streaming replication) serving the public pages' and the API's reads:
+# comma-separated URLs, none by default. lib/replicas.py says what goes where and how a standby that lags,
+# fails or is removed falls back to the primary; docs/deployment.md how to add one.
+DATABASE_REPLICA_URLS = [url.strip() for url in env_str("DATABASE_REPLICA_URLS", "").split(",") if url.strip()]
+for number, url in enumerate(DATABASE_REPLICA_URLS):
+    standby = dj_database_url.parse(url, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"], conn_health_checks=True)
+    # The primary's options, and a short connect timeout: a standby that is gone costs a request 2 s at most,
+    # once per check.
+    standby["OPTIONS"] = {**DATABASES["default"].get("OPTIONS", {})}
+    if standby["ENGINE"] == "django.db.backends.postgresql":
+        standby["OPTIONS"]["connect_timeout"] = 2
+    standby["TEST"] = {"MIRROR": "default"}  # tests never make a database of their own for it
+    DATABASES[f"standby_{number}"] = standby
+READ_REPLICAS = [alias for alias in DATABASES if alias.startswith("standby_")]
+DATABASE_ROUTERS = ["lib.replicas.ReplicaRouter"]
+REPLICA_MAX_LAG_SECONDS = env_int("REPLICA_MAX_LAG_SECONDS", 30)  # a standby further behind is left out
+REPLICA_CHECK_SECONDS = env_int("REPLICA_CHECK_SECONDS", 5)  # each process checks each standby this often
+REPLICA_PIN_SECONDS = env_int("REPLICA_PIN_SECONDS", 10)  # a user's reads after their own change: the primary
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -99,9 +99,7 @@ def test_the_world_list_ranks_by_rating_and_ties_share_a_rank(client, two_months
 
     assert response.status_code == 200
     assert listed(response) == [("1001", 1), ("1006", 2), ("1003", 3), ("1004", 3), ("1005", 5), ("1002", 6)]
-    assert "Constructed — World — as of " + day(TODAY) + " — ranked players (2+ matches)" in (
-        response.content.decode()
-    )
+    assert "Constructed — World — as of " + day(TODAY) + " — ranked players (2+ matches)" in (response.content.decode())
 
 
 def test_the_unranked_list_holds_those_under_the_threshold(client, two_months_rated):

@@ -72,7 +72,7 @@ def standby_check(alias: str) -> StandbyState:
                 lag = 0.0
     except DatabaseError as error:
         _close(alias)
-        return StandbyState(alias, False, None, time.monotonic(), f"unavailable: {str(error).strip()[:200]}")
+        return StandbyState(alias, False, None, time.monotonic(), f"unavailable: {_said(error)}")
     too_far = lag > settings.REPLICA_MAX_LAG_SECONDS
     problem = f"lags {lag:.1f} s (more than {settings.REPLICA_MAX_LAG_SECONDS} s)" if too_far else ""
     return StandbyState(alias, not too_far, lag, time.monotonic(), problem)
@@ -95,8 +95,13 @@ def standby_states(*, fresh: bool = False) -> list[StandbyState]:
 def standby_failed(alias: str, error: Exception) -> None:
     """Leave the standby out until its next check (a query on it just failed)."""
     with _lock:
-        _states[alias] = StandbyState(alias, False, None, time.monotonic(), f"failed: {str(error).strip()[:200]}")
+        _states[alias] = StandbyState(alias, False, None, time.monotonic(), f"failed: {_said(error)}")
     _close(alias)
+
+
+def _said(error: Exception) -> str:
+    """The error on one line (psycopg's run over several), short enough for /healthz."""
+    return " ".join(str(error).split())[:200]
 
 
 def _close(alias: str) -> None:

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "config.request_checks.control_characters_refused",  # before anything reads the path or the query
     # The visitor's language: their choice (a cookie, public/language_views.py), else their browser's.
     "django.middleware.locale.LocaleMiddleware",
+    "config.languages.api_in_english",  # the API's answers in English, whatever the language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -18,10 +18,10 @@ def signed(value: float | None, places: int = 2) -> str:
     """+12.34 / −8.21 / 0.00: a rating change."""
     if value is None:
         return "—"
-    text = f"{abs(value):.{places}f}"
-    if float(text) == 0:
-        return decimal(0, places)
-    text = decimal(abs(value), places)  # 12.34, or 12,34 in German
+    rounded = f"{abs(value):.{places}f}"
+    text = formats.number_format(rounded)  # 12.34, or 12,34 in German
+    if float(rounded) == 0:
+        return text  # no sign on a change that shows as none
     return f"+{text}" if value > 0 else f"{MINUS}{text}"
 
 

@@ -46,7 +46,7 @@ class RankingFiltersForm(forms.Form):
                 today=self.today,
             )
         except RankingFiltersInvalid as invalid:
-            for field, message in invalid.shown.items():  # in the visitor's language
+            for field, message in invalid.errors.items():  # in the visitor's language
                 self.add_error(field, message)
         return data
 

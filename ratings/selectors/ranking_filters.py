@@ -8,7 +8,7 @@ gets one answer, or one refusal in the same words, wherever it is asked.
 from dataclasses import dataclass
 from datetime import date
 
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players import geography
@@ -44,13 +44,12 @@ class RankingFilters:
 
 
 class RankingFiltersInvalid(ValueError):
-    """The filters cannot be met: `errors` maps each parameter at fault to why, in words for people (in
-    English, as the API says it); `shown` the same in the visitor's language, for the pages."""
+    """The filters cannot be met: `errors` maps each parameter at fault to why, in words for people (in the
+    active language: the visitor's on the pages, English in the API, config/languages.py)."""
 
-    def __init__(self, errors: dict[str, str], shown: dict[str, str] | None = None):
+    def __init__(self, errors: dict[str, str]):
         super().__init__(" ".join(errors.values()))
         self.errors = errors
-        self.shown = shown or errors
 
 
 def as_of_refusal(day: date, *, today: date) -> str:
@@ -87,9 +86,7 @@ def ranking_filters(
     today = today or timezone.localdate()
     implied_country, errors = _checked(continent, country, region, as_of, today)
     if errors:
-        with translation.override("en"):  # the API's words, whatever the visitor's language
-            _country, english = _checked(continent, country, region, as_of, today)
-        raise RankingFiltersInvalid(english, errors)
+        raise RankingFiltersInvalid(errors)
     return RankingFilters(
         continent=continent,
         country=implied_country,

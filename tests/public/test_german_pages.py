@@ -221,3 +221,16 @@ def test_a_page_kept_or_validated_in_one_language_is_never_served_in_the_other(c
     assert again.status_code == 200
     assert '<html lang="de">' in again.content.decode()
     assert '<html lang="en">' in client.get("/rankings/constructed/").content.decode()
+
+
+def test_the_api_answers_in_english_whatever_the_language_and_its_reference_page_is_translated(client, db):
+    refused = client.get("/api/rankings/constructed/?continent=XX", HTTP_ACCEPT_LANGUAGE="de")
+    page = client.get("/rankings/constructed/?continent=XX", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+    assert refused.status_code == 400
+    assert refused.headers["Content-Language"] == "en"
+    assert refused.json()["details"] == [{"parameter": "continent", "message": refused.json()["message"]}]
+    assert refused.json()["message"].startswith("“XX” is not a continent. Continents: AF (Africa)")
+    assert "„XX“" in page or "“XX”" in page
+    assert "is not a continent" not in page  # the page says it in German
+    assert '<html lang="de">' in german(client, "/api/docs/")

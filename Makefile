@@ -7,7 +7,7 @@ PORT ?= 8000
 # targets are for development. serve-prod sets DJANGO_DEBUG=0 itself.
 export DJANGO_DEBUG ?= 1
 
-.PHONY: install messages install-prod lock run test lint ci migrations-check bench serve-prod loadtest faults audit ops-install
+.PHONY: install messages install-prod lock run test lint ci migrations-check bench serve-prod loadtest faults audit ops-install scale-check
 
 # Both requirement files are locked with hashes (pip-tools): the runtime alone in
 # production, the runtime and the test tools everywhere else.
@@ -107,3 +107,8 @@ audit: ops-install
 
 ci:
 	bash .ci/run
+
+# A primary and a hot standby of our own, two servers behind nginx, two job workers, Redis: the load test
+# while recomputes run, a correction timed to the standby, the standby killed halfway (docs/deployment.md).
+scale-check: ops-install
+	$(PY) scripts/scale_check.py $(SCALE_CHECK_ARGS)

@@ -19,5 +19,8 @@ max_requests_jitter = max_requests // 10
 # The reverse proxy in front (nginx, a load balancer) says whether the request came over HTTPS.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+# e.g. add %({ratings.reads}e)s: which database served the request's reads (lib/replicas.py)
+if "GUNICORN_ACCESS_LOG_FORMAT" in os.environ:
+    access_log_format = os.environ["GUNICORN_ACCESS_LOG_FORMAT"]
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")

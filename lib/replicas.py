@@ -17,6 +17,7 @@ So a standby that lags, fails or is removed costs speed, never an error.
 """
 
 import contextlib
+import logging
 import random
 import threading
 import time
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
+
+logger = logging.getLogger("lib.replicas")
 
 # The standby this request reads from, or None for the primary.
 _reading_from: ContextVar[str | None] = ContextVar("reading_from", default=None)
@@ -35,6 +38,9 @@ REPLICA_PATHS = ("/rankings/", "/players/", "/teams/", "/events/", "/api/", "/ca
 REPLICA_APPS = {"players", "events", "ratings", "corrections"}
 SAFE_METHODS = ("GET", "HEAD")
 PIN_KEY = "primary_reads_until"
+# Where the request's reads went ("primary" or a standby's alias), in the WSGI environ (request.META is it):
+# the server's access log can show it (gunicorn: %({ratings.reads}e)s), as `make scale-check` counts it.
+READS_ENVIRON_KEY = "ratings.reads"
 
 # A standby's replay lag in seconds: 0 when it has replayed all it received.
 LAG_SQL = (
@@ -94,6 +100,7 @@ def standby_states(*, fresh: bool = False) -> list[StandbyState]:
 
 def standby_failed(alias: str, error: Exception) -> None:
     """Leave the standby out until its next check (a query on it just failed)."""
+    logger.warning("standby %s failed during a request, which reads the primary instead: %s", alias, _said(error))
     with _lock:
         _states[alias] = StandbyState(alias, False, None, time.monotonic(), f"failed: {_said(error)}")
     _close(alias)
@@ -146,6 +153,9 @@ class ReplicaRouter:
         return "default"
 
     def db_for_write(self, model, **hints):
+        # A request that writes (a past date's list written on its first visit) reads the primary from then
+        # on: what it wrote, and what made it write, are not on a standby yet.
+        _reading_from.set(None)
         return "default"
 
     def allow_relation(self, first, second, **hints):
@@ -162,7 +172,9 @@ class ReplicaReads:
         self.get_response = get_response
 
     def __call__(self, request):
-        token = _reading_from.set(standby_for(request))
+        alias = standby_for(request)
+        request.META[READS_ENVIRON_KEY] = alias or "primary"
+        token = _reading_from.set(alias)
         try:
             response = self.get_response(request)
         finally:
@@ -176,6 +188,7 @@ class ReplicaReads:
             return None
         standby_failed(alias, exception)
         _reading_from.set(None)  # the rest of this request reads the primary
+        request.META[READS_ENVIRON_KEY] = f"primary ({alias} failed)"
         match = request.resolver_match
         return match.func(request, *match.args, **match.kwargs)
 

@@ -29,11 +29,13 @@ from ops import (
     RESULTS,
     ROOT,
     VENV_BIN,
+    as_postgres,
     command_line,
     database_ensure,
     machine,
     manage,
     now,
+    pg_bin,
     production_env,
     production_server,
     psql,
@@ -46,19 +48,6 @@ from ops import (
 
 PORT = 5499
 RECOVERED_WITHIN = 30  # seconds after the restart by which requests must succeed again
-
-
-def pg_bin() -> Path:
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda path: int(path.parent.name))
-    if not versions:
-        raise SystemExit("no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql)")
-    return versions[-1]
-
-
-def as_postgres(*command) -> list[str]:
-    """PostgreSQL refuses to run as root: run its tools as the postgres user then."""
-    command = [str(part) for part in command]
-    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
 
 
 def private_cluster(directory: Path) -> tuple[str, str]:

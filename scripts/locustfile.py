@@ -38,8 +38,16 @@ class Visitor(FastHttpUser):
 
     wait_time = between(0.5, 2.0)
 
+    def on_start(self):
+        # LOAD_CLIENT_ADDRESSES=1: each user is a visitor of its own address, as a load balancer in front of
+        # the site's proxy passes it on (X-Forwarded-For; the site reads it with TRUSTED_PROXY_COUNT=2), so
+        # what is limited per visitor counts each user, not all of them as one.
+        self.headers = {}
+        if os.environ.get("LOAD_CLIENT_ADDRESSES"):
+            self.headers["X-Forwarded-For"] = "10." + ".".join(str(random.randrange(256)) for _ in range(3))
+
     def page(self, path: str, name: str, must_contain: str):
-        with self.client.get(path, name=name, catch_response=True) as response:
+        with self.client.get(path, name=name, catch_response=True, headers=self.headers) as response:
             if response.status_code != 200:
                 response.failure(f"{response.status_code}")
             elif must_contain not in (response.text or ""):

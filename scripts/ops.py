@@ -56,6 +56,20 @@ def database_ensure(database_url: str) -> None:
         psql(server, f'CREATE DATABASE "{name}"')
 
 
+def pg_bin() -> Path:
+    """The newest PostgreSQL server's programs (initdb, pg_ctl, pg_basebackup), for clusters of our own."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda path: int(path.parent.name))
+    if not versions:
+        raise SystemExit("no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql)")
+    return versions[-1]
+
+
+def as_postgres(*command) -> list[str]:
+    """PostgreSQL refuses to run as root: run its tools as the postgres user then."""
+    command = [str(part) for part in command]
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
 def production_env(database_url: str, port: int, **extra: str) -> dict:
     """A production configuration for a server on this machine, over plain HTTP on 127.0.0.1."""
     return {
@@ -78,6 +92,11 @@ def url_status(url: str, timeout: float = 5) -> int | None:
         return error.code
     except (urllib.error.URLError, OSError):
         return None
+
+
+def url_text(url: str, timeout: float = 30) -> str:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.read().decode()
 
 
 def wait_for(condition, what: str, timeout: float = 300, every: float = 0.5):

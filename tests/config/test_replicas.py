@@ -61,6 +61,7 @@ def test_the_public_pages_and_the_api_read_the_standby(client, standby, world):
         response, on_standby = reads(standby, client, url)
         assert response.status_code == 200, url
         assert on_standby > 0, url
+        assert response.wsgi_request.META[replicas.READS_ENVIRON_KEY] == standby  # for the access log
     response, on_primary = reads("default", client, "/rankings/constructed/?q=alice")
     assert "Alice Archer" in response.content.decode()
     assert on_primary == 0  # the whole page from the standby
@@ -71,6 +72,21 @@ def test_organizers_admins_and_writes_read_the_primary(standby, world, organizer
         response, on_standby = reads(standby, client_of(who), url)
         assert response.status_code == 200, url
         assert on_standby == 0, url
+        assert response.wsgi_request.META[replicas.READS_ENVIRON_KEY] == "primary"
+
+
+def test_a_page_that_writes_reads_what_it_wrote_from_the_primary(client, standby, world):
+    """A past date's list is written by its first visit: on the primary, where the page then reads it."""
+    url = "/rankings/constructed/?as_of=2020-06-30"
+
+    def snapshot_reads(alias, url):
+        with CaptureQueriesContext(connections[alias]) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        return sum("ratings_snapshotrating" in query["sql"] for query in queries)
+
+    assert snapshot_reads(standby, url) == 0  # looked for on the standby, missing: written and read on the primary
+    assert snapshot_reads(standby, url + "&q=alice") > 0  # written: the next visit reads its rows from the standby
 
 
 def test_a_user_who_just_changed_something_reads_the_primary_for_a_while(settings, standby, world, player):
@@ -98,7 +114,7 @@ def test_a_standby_that_is_gone_costs_no_error(client, standby, world, monkeypat
 
 
 def test_a_standby_failing_in_the_middle_of_a_request_is_left_and_the_page_read_again(
-    client, standby, world, monkeypatch
+    client, standby, world, monkeypatch, caplog
 ):
     assert replicas.standby_states()[0].usable  # checked and well: this request will read it
     attempts = failing(standby, monkeypatch)
@@ -108,6 +124,8 @@ def test_a_standby_failing_in_the_middle_of_a_request_is_left_and_the_page_read_
     assert response.status_code == 200
     assert "Alice Archer" in response.content.decode()
     assert attempts and not replicas._states[standby].usable
+    assert response.wsgi_request.META[replicas.READS_ENVIRON_KEY] == f"primary ({standby} failed)"
+    assert f"standby {standby} failed during a request" in caplog.text  # the operators hear of it
     tried = len(attempts)
     assert client.get("/players/1001/").status_code == 200
     assert len(attempts) == tried  # left out until its next check
@@ -142,6 +160,7 @@ def test_writes_sessions_and_migrations_stay_on_the_primary(standby):
         assert router.db_for_read(Player) == standby
         assert router.db_for_read(Session) == "default"
         assert router.db_for_write(Player) == "default"
+        assert router.db_for_read(Player) == "default"  # after a write: the primary, which has it
     finally:
         replicas._reading_from.reset(token)
     assert router.db_for_read(Player) == "default"  # outside a request (workers, commands): the primary

@@ -21,3 +21,13 @@ def recompute_job_enqueue(*, run_id: int, run_after: datetime | None = None) -> 
     """Queue the job that carries out the run (with every other run queued for its category)."""
     if not recompute_job_wanted.send(sender=None, run_id=run_id, run_after=run_after):
         raise ImproperlyConfigured("nobody answers ratings.jobs.recompute_job_wanted: is ratings.tasks connected?")
+
+
+# Sent with no arguments: past dates' lists were written for a visitor; their statistics and vacuum are wanted.
+snapshot_tidy_wanted = Signal()
+
+
+def snapshot_tidy_enqueue() -> None:
+    """Queue the job that tidies the past dates' rows (ratings.snapshots.snapshot_rows_tidy) after a page."""
+    if not snapshot_tidy_wanted.send(sender=None):
+        raise ImproperlyConfigured("nobody answers ratings.jobs.snapshot_tidy_wanted: is ratings.tasks connected?")

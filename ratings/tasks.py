@@ -8,13 +8,14 @@ in ratings.apps), so that they need not import this module back.
 import logging
 from datetime import date, datetime
 
+from django.core.cache import cache
 from django_tasks import task
 
 from ratings.models import Category, RecomputeStatus, Ruleset
 from ratings.services.downloads import history_file_write
 from ratings.services.lists import participant_lists_refresh
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
-from ratings.snapshots import month_end_snapshots_write
+from ratings.snapshots import month_end_snapshots_write, snapshot_rows_tidy
 
 logger = logging.getLogger("ratings.worker")
 
@@ -53,6 +54,23 @@ def participant_lists_refresh_task(participant_id: int, past_dates_too: bool = F
         participant_id=participant_id, past_dates_too=past_dates_too, since=date.fromisoformat(since) if since else None
     )
     return [category.slug for category in refreshed]
+
+
+SNAPSHOT_TIDY_QUEUED = "ratings:snapshot-tidy-queued"
+
+
+@task(priority=-10)  # after the recomputes waiting: it only makes the next past dates quicker
+def snapshot_tidy_task() -> None:
+    cache.delete(SNAPSHOT_TIDY_QUEUED)  # pages asking from now on queue the next one
+    snapshot_rows_tidy()
+
+
+def snapshot_tidy_queue(**kwargs) -> None:
+    """Receiver of ratings.jobs.snapshot_tidy_wanted: queue snapshot_tidy_task, unless one is waiting already
+    (a page of new past dates per visitor would otherwise queue one each; the mark expires should that job
+    be lost)."""
+    if cache.add(SNAPSHOT_TIDY_QUEUED, True, timeout=600):
+        snapshot_tidy_task.enqueue()
 
 
 def recompute_job_queue(*, run_id: int, run_after: datetime | None, **kwargs) -> None:

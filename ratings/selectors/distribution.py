@@ -105,7 +105,7 @@ def past_distribution(
     key = f"distribution-past:{category.pk}:{category.history_version}:{today}:{as_of}:{level}:{place}:{int(ranked)}"
     bins = cache.get(key)
     if bins is None:
-        snapshot_id = ranking_snapshots(category=category, dates=[as_of])[as_of]
+        snapshot_id = ranking_snapshots(category=category, dates=[as_of], tidy_later=True)[as_of]
         rows = _at_place(SnapshotRating.objects.filter(snapshot_id=snapshot_id, ranked=ranked), level, place)
         bins = bins_filled(_counted(rows))
         cache.set(key, bins, DISTRIBUTION_SECONDS)
@@ -153,7 +153,7 @@ def participant_list_rating(*, category: Category, filters, participant_id: int)
     if filters.is_today(timezone.localdate()):
         rows = CurrentRating.objects.filter(category=category)
     else:
-        snapshot_id = ranking_snapshots(category=category, dates=[filters.as_of])[filters.as_of]
+        snapshot_id = ranking_snapshots(category=category, dates=[filters.as_of], tidy_later=True)[filters.as_of]
         rows = SnapshotRating.objects.filter(snapshot_id=snapshot_id)
     rows = _at_place(rows.filter(participant_id=participant_id, ranked=ranked), filters.level, filters.place)
     return rows.values_list("rating", flat=True).first()

@@ -291,7 +291,9 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
     written, and `previous_rank` is None.
     """
     as_of, before = filters.as_of, end_of_previous_month(filters.as_of)
-    snapshots = ranking_snapshots(category=category, dates=[as_of, before] if with_movement else [as_of])
+    snapshots = ranking_snapshots(
+        category=category, dates=[as_of, before] if with_movement else [as_of], tidy_later=True
+    )
     level = filters.level
     rows = SnapshotRating.objects.filter(snapshot=snapshots[as_of], ranked=not filters.unranked)
     if level != "world":

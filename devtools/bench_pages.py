@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 
 from events.models import Event
 from ratings.models import Category
-from ratings.snapshots import snapshot_rows_tidy
+from ratings.snapshots import SNAPSHOTS_KEPT, ranking_snapshots, snapshot_rows_tidy
 
 MARATHON_ID = "BENCH-MARATHON"  # the player with a 2,000-match history the bundle adds (devtools.benchmark)
 EVENTS_PER_PAGE = 50  # public.event_views
@@ -125,13 +125,19 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
     with connection.cursor() as cursor:
         tables = (SnapshotRating, RankingSnapshot, OfficialList)  # an official list's snapshot goes with it
         cursor.execute(f"TRUNCATE {', '.join(model._meta.db_table for model in tables)}")
-    # The past date's first visit writes its list (and the month end's before it) and queues a job for the
-    # list's statistics, which a job worker carries out seconds later: the visitors timed below come after.
-    client.get(f"/rankings/constructed/?as_of={past}")
+    # Then lived in, as a day of visitors leaves it: SNAPSHOTS_KEPT lists of other dates (and the statistics
+    # and vacuum their jobs gave them), so each list written below replaces the oldest, as on the site.
+    visited = [date.today() - timedelta(days=30 * months + 15) for months in range(15, 15 + SNAPSHOTS_KEPT)]
+    ranking_snapshots(category=category, dates=visited)
     snapshot_rows_tidy()
     # As in production (no query log, no debug templates), but every request rendered: a page the site kept
     # under its ETag (public.conditional) would time a cache, not the page a visitor meets first.
     with override_settings(DEBUG=False, PUBLIC_PAGE_KEPT_MAX_BYTES=0):
+        # The past date's first visit writes its list (and the month end's before it) and queues a job for
+        # the list's statistics, which a job worker carries out seconds later: the visitors timed below come
+        # after.
+        client.get(f"/rankings/constructed/?as_of={past}")
+        snapshot_rows_tidy()
         figures = [page_measure(client, name, url) for name, url in pages]
         # A past date nobody asked for yet today: its list and the month end's before it are written.
         day = date.today() - timedelta(days=333)

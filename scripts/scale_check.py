@@ -71,7 +71,7 @@ SHARE_NEEDED = 90.0  # % of the page reads the standby must serve while it runs
 ACCESS_FORMAT = "%(t)s|%(m)s|%(U)s|%(s)s|%({ratings.reads}e)s"
 
 # Run by manage.py shell: the most recent decisive match of a rated `limited` event gets the other result,
-# through the correction service (an admin's correction form calls the same). Prints the list's version.
+# through the correction service (an admin's correction form calls the same). Prints the match and its date.
 CORRECTION = f"""
 from django.db.models import F
 from corrections.services import Result, match_correct

@@ -11,7 +11,7 @@ from datetime import date, datetime
 from django.core.cache import cache
 from django_tasks import task
 
-from ratings.models import Category, RecomputeStatus, Ruleset
+from ratings.models import Category, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.services.downloads import history_file_write
 from ratings.services.lists import participant_lists_refresh
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
@@ -20,26 +20,39 @@ from ratings.snapshots import month_end_snapshots_write, snapshot_rows_tidy
 logger = logging.getLogger("ratings.worker")
 
 
+# Job priorities (the workers take the highest first): a recompute from a date (a correction, an event
+# reported late: someone is waiting to see it) before a full one, and both before the chores that follow
+# a publication.
+PARTIAL_RECOMPUTE_PRIORITY, FULL_RECOMPUTE_PRIORITY, AFTER_PUBLICATION_PRIORITY = 10, 0, -10
+
+
 @task()
 def recompute_task(run_id: int) -> dict:
     # Runs a stopped worker left behind are queued again first (cheap when there are none).
     recompute_runs_recover()
     run = recompute_run_execute(run_id=run_id)
     if run.status == RecomputeStatus.DONE:
-        # The lists just published, and those derived from them, at the last two month ends: written here,
-        # after publication, so that no visitor waits for them.
-        derived = [
-            each
-            for each in Category.objects.filter(ruleset=Ruleset.DERIVED)
-            if run.category.slug in each.component_list
-        ]
-        category = Category.objects.get(pk=run.category_id)
-        month_end_snapshots_write(categories=[category, *derived])
-        try:  # the list's whole history to download, of the history just published
-            history_file_write(category=category)
-        except OSError as error:  # storage full or away: the run is published all the same; the workers retry hourly
-            logger.warning("history file of %s not written: %s", category.slug, error)
+        published_list_extras_task.enqueue(run.category_id)
     return {"run": run.pk, "status": run.status, "matches_rated": run.matches_rated}
+
+
+@task(priority=AFTER_PUBLICATION_PRIORITY)
+def published_list_extras_task(category_id: int) -> None:
+    """What a list's publication makes stale, written after it so that no visitor waits: the list and those
+    derived from it at the last two month ends, and the list's whole history to download.
+
+    A job of its own, after any recompute waiting: a correction queued meanwhile is published first (at a
+    million matches these take seconds, and much longer under load).
+    """
+    category = Category.objects.get(pk=category_id)
+    derived = [
+        each for each in Category.objects.filter(ruleset=Ruleset.DERIVED) if category.slug in each.component_list
+    ]
+    month_end_snapshots_write(categories=[category, *derived])
+    try:  # the history just published (history_file_write skips a file already of the current history)
+        history_file_write(category=category)
+    except OSError as error:  # storage full or away: the run is published all the same; the workers retry hourly
+        logger.warning("history file of %s not written: %s", category.slug, error)
 
 
 @task()
@@ -59,7 +72,7 @@ def participant_lists_refresh_task(participant_id: int, past_dates_too: bool = F
 SNAPSHOT_TIDY_QUEUED = "ratings:snapshot-tidy-queued"
 
 
-@task(priority=-10)  # after the recomputes waiting: it only makes the next past dates quicker
+@task(priority=AFTER_PUBLICATION_PRIORITY)  # after the recomputes waiting: it only makes the next past dates quicker
 def snapshot_tidy_task() -> None:
     cache.delete(SNAPSHOT_TIDY_QUEUED)  # pages asking from now on queue the next one
     snapshot_rows_tidy()
@@ -74,6 +87,7 @@ def snapshot_tidy_queue(**kwargs) -> None:
 
 
 def recompute_job_queue(*, run_id: int, run_after: datetime | None, **kwargs) -> None:
-    """Receiver of ratings.jobs.recompute_job_wanted: queue recompute_task for the run."""
-    job = recompute_task.using(run_after=run_after) if run_after else recompute_task
-    job.enqueue(run_id)
+    """Receiver of ratings.jobs.recompute_job_wanted: queue recompute_task for the run, a partial one first."""
+    partial = RecomputeRun.objects.filter(pk=run_id, since__isnull=False).exists()
+    priority = PARTIAL_RECOMPUTE_PRIORITY if partial else FULL_RECOMPUTE_PRIORITY
+    recompute_task.using(priority=priority, run_after=run_after).enqueue(run_id)

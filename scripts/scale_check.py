@@ -70,20 +70,28 @@ SHARE_NEEDED = 90.0  # % of the page reads the standby must serve while it runs
 # gunicorn's access log: when, what, the answer, and where its reads went (lib/replicas.READS_ENVIRON_KEY)
 ACCESS_FORMAT = "%(t)s|%(m)s|%(U)s|%(s)s|%({ratings.reads}e)s"
 
-# Run by manage.py shell: the most recent decisive match of a rated `limited` event gets the other result,
-# through the correction service (an admin's correction form calls the same). Prints the match and its date.
-CORRECTION = f"""
-from django.db.models import F
+# The most recent decisive match of a rated `limited` event: the one the check corrects (id, participant 1, date).
+MATCH_SQL = f"""
+SELECT m.id, m.participant1_id, e.date FROM events_match m JOIN events_event e ON e.id = m.event_id
+WHERE e.format = ANY(string_to_array((SELECT formats FROM ratings_category WHERE slug = '{CORRECTED}'), ' '))
+  AND e.status = 'rated' AND m.participant2_id IS NOT NULL AND m.draws = 0 AND NOT m.elimination
+  AND m.games1 <> m.games2
+ORDER BY e.date DESC, m.id DESC LIMIT 1
+"""
+# Run by manage.py shell with the match's id: its result the other way round, through the correction
+# service (an admin's correction form calls the same).
+CORRECTION = """
 from corrections.services import Result, match_correct
 from events.models import Match
-from ratings.models import Category
-category = Category.objects.get(slug="{CORRECTED}")
-match = (Match.objects.filter(event__format__in=category.format_list, event__status="rated",
-                              participant2__isnull=False, draws=0, elimination=False)
-         .exclude(games1=F("games2")).order_by("-event__date", "-id").first())
+match = Match.objects.get(pk={match})
 match_correct(match=match, result=Result(match.games2, match.games1), by=None,
               reason="scale check: a result reported the wrong way round")
-print(match.pk, match.event.date)
+"""
+# Participant 1's score in the corrected match's history row: it changes when the correction is published.
+SCORE_SQL = f"""
+SELECT score::text, {{committed}} FROM ratings_ratingentry
+WHERE category_id = (SELECT id FROM ratings_category WHERE slug = '{CORRECTED}')
+  AND participant_id = %s AND match_id = %s
 """
 
 
@@ -110,7 +118,12 @@ def primary_start(directory: Path) -> str:
         subprocess.run(as_postgres(pg_bin() / "initdb", "-D", data, "-A", "trust", "-U", "postgres"), check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
     if pg_ctl(data, "status", check=False) != 0:
-        pg_ctl(data, *cluster(data, PRIMARY_PORT, "max_wal_senders=4", "shared_buffers=512MB"), "-w", "start")
+        pg_ctl(
+            data,
+            *cluster(data, PRIMARY_PORT, "max_wal_senders=4", "shared_buffers=512MB", "track_commit_timestamp=on"),
+            "-w",
+            "start",
+        )
     return f"postgres://postgres@127.0.0.1:{PRIMARY_PORT}/{DATABASE}"
 
 
@@ -185,23 +198,26 @@ def redis_start(out: Path, stack: ExitStack) -> dict:
     }
 
 
-class VersionWatch(threading.Thread):
-    """Polls a database for a list's history_version until it differs from `before`; when it first did."""
+class ScoreWatch(threading.Thread):
+    """Polls a database for the corrected match's history row until its score differs from `before`: when
+    it was first seen, and (on the primary, which tracks commit timestamps) when its transaction committed."""
 
-    def __init__(self, database_url: str, before: str):
+    def __init__(self, database_url: str, match: tuple[int, int], before: str, *, primary: bool):
         super().__init__(daemon=True)
         self.database_url, self.before = database_url, before
+        self.sql = SCORE_SQL.format(committed="pg_xact_commit_timestamp(xmin)" if primary else "NULL")
+        self.params = [match[1], match[0]]
         self.seen_at: float | None = None
+        self.committed_at: float | None = None
         self.stop = threading.Event()
 
     def run(self):
         with contextlib.suppress(psycopg.Error), psycopg.connect(self.database_url, autocommit=True) as connection:
             while not self.stop.is_set():
-                row = connection.execute(
-                    "SELECT history_version::text FROM ratings_category WHERE slug = %s", [CORRECTED]
-                ).fetchone()
-                if row[0] != self.before:
+                score, at = connection.execute(self.sql, self.params).fetchone()
+                if score != self.before:
                     self.seen_at = time.time()
+                    self.committed_at = at and at.timestamp()
                     return
                 time.sleep(0.002)
 
@@ -288,19 +304,25 @@ def main() -> int:
         )  # fmt: skip
         stack.callback(lambda: locust.poll() is None and (locust.terminate(), locust.wait()))  # first, on an error
         time.sleep(args.correct_after)
-        before = psql(primary, f"SELECT history_version FROM ratings_category WHERE slug = '{CORRECTED}'")
-        watches = [VersionWatch(primary, before), VersionWatch(standby, before)]
+        match_id, participant, day = psql(primary, MATCH_SQL).split("|")
+        match = (int(match_id), int(participant))
+        before = psql(primary, SCORE_SQL.format(committed="NULL") % match[::-1]).split("|")[0]
+        watches = [ScoreWatch(primary, match, before, primary=True), ScoreWatch(standby, match, before, primary=False)]
         for watch in watches:
             watch.start()
-        corrected_at = time.time()
-        corrected = manage("shell", "-c", CORRECTION, env=envs[0], capture=True).splitlines()[-1].split()
-        say(f"match {corrected[0]} of {corrected[1]} corrected; waiting for {CORRECTED} on the primary and standby")
+        manage("shell", "-c", CORRECTION.format(match=match_id), env=envs[0], capture=True)
+        corrected_at = float(  # when the correction committed
+            psql(primary, "SELECT extract(epoch FROM pg_xact_commit_timestamp(xmin)) FROM corrections_correction"
+                          f" WHERE match_id = {match_id} ORDER BY id DESC LIMIT 1")
+        )  # fmt: skip
+        say(f"match {match_id} of {day} corrected; waiting for it in {CORRECTED} on the primary and the standby")
         # The standby dies halfway, or once it shows the correction if that comes later (but 10 s before the end).
         watches[1].join(timeout=max(0.0, begun + args.seconds - 10 - time.monotonic()))
         time.sleep(max(0.0, begun + args.seconds / 2 - time.monotonic()))
         for watch in watches:
             watch.stop.set()
-        published, shown = (watch.seen_at for watch in watches)
+        # Publication: the commit of the recompute's transaction on the primary (same clock as the polls).
+        published, shown = watches[0].committed_at or watches[0].seen_at, watches[1].seen_at
         if published:
             figures["published"] = published - corrected_at
         if published and shown:

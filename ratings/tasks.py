@@ -11,7 +11,7 @@ from datetime import date, datetime
 from django.core.cache import cache
 from django_tasks import task
 
-from ratings.models import Category, RecomputeRun, RecomputeStatus, Ruleset
+from ratings.models import Category, RecomputeStatus, Ruleset
 from ratings.services.downloads import history_file_write
 from ratings.services.lists import participant_lists_refresh
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
@@ -86,8 +86,7 @@ def snapshot_tidy_queue(**kwargs) -> None:
         snapshot_tidy_task.enqueue()
 
 
-def recompute_job_queue(*, run_id: int, run_after: datetime | None, **kwargs) -> None:
+def recompute_job_queue(*, run_id: int, run_after: datetime | None, partial: bool = False, **kwargs) -> None:
     """Receiver of ratings.jobs.recompute_job_wanted: queue recompute_task for the run, a partial one first."""
-    partial = RecomputeRun.objects.filter(pk=run_id, since__isnull=False).exists()
     priority = PARTIAL_RECOMPUTE_PRIORITY if partial else FULL_RECOMPUTE_PRIORITY
     recompute_task.using(priority=priority, run_after=run_after).enqueue(run_id)

@@ -18,7 +18,6 @@ Exits 1 when a check fails. Figures in docs/reliability.md.
 
 import argparse
 import csv
-import os
 import shlex
 import subprocess
 import threading
@@ -30,12 +29,14 @@ from ops import (
     ROOT,
     VENV_BIN,
     as_postgres,
+    cluster_init,
     command_line,
     database_ensure,
     machine,
     manage,
     now,
     pg_bin,
+    pg_ctl,
     production_env,
     production_server,
     psql,
@@ -53,16 +54,10 @@ RECOVERED_WITHIN = 30  # seconds after the restart by which requests must succee
 def private_cluster(directory: Path) -> tuple[str, str]:
     """Start (creating it the first time) a cluster of our own; its URL and the command that restarts it."""
     data = directory / "data"
-    if not (data / "PG_VERSION").exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() == 0:
-            subprocess.run(["chown", "postgres", str(directory)], check=True)
-        subprocess.run(as_postgres(pg_bin() / "initdb", "-D", data, "-A", "trust", "-U", "postgres"), check=True)
+    cluster_init(data)
     options, log = f"-p {PORT} -k {directory}", directory / "server.log"
-    status = subprocess.run(as_postgres(pg_bin() / "pg_ctl", "-D", data, "status"), capture_output=True)
-    if status.returncode != 0:
-        start = as_postgres(pg_bin() / "pg_ctl", "-D", data, "-o", options, "-l", log, "-w", "start")
-        subprocess.run(start, check=True)
+    if pg_ctl(data, "status", check=False) != 0:
+        pg_ctl(data, "-o", options, "-l", log, "-w", "start")
     restart = as_postgres(pg_bin() / "pg_ctl", "-D", data, "-o", options, "-l", log, "-m", "fast", "-w", "restart")
     restart = shlex.join(restart)
     return f"postgres://postgres@127.0.0.1:{PORT}/ratings_fault", restart

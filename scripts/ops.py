@@ -70,6 +70,25 @@ def as_postgres(*command) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
 
 
+def cluster_init(data: Path) -> None:
+    """Create a PostgreSQL cluster of our own in `data` (user postgres, trust: local replication too), unless
+    there is one; its parent directory is the postgres user's when we are root."""
+    if (data / "PG_VERSION").exists():
+        return
+    data.parent.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        subprocess.run(["chown", "postgres", str(data.parent)], check=True)
+    initdb = as_postgres(pg_bin() / "initdb", "-D", data, "-A", "trust", "-U", "postgres")
+    subprocess.run(initdb, check=True, stdout=subprocess.DEVNULL)
+
+
+def pg_ctl(data: Path, *args, check: bool = True) -> int:
+    """pg_ctl on a cluster of ours; its exit code. Unchecked, it says nothing (a server already stopped)."""
+    quiet = None if check else subprocess.DEVNULL
+    command = as_postgres(pg_bin() / "pg_ctl", "-D", data, *args)
+    return subprocess.run(command, check=check, stdout=subprocess.DEVNULL, stderr=quiet).returncode
+
+
 def production_env(database_url: str, port: int, **extra: str) -> dict:
     """A production configuration for a server on this machine, over plain HTTP on 127.0.0.1."""
     return {

@@ -46,12 +46,14 @@ from ops import (
     ROOT,
     VENV_BIN,
     as_postgres,
+    cluster_init,
     command_line,
     database_ensure,
     machine,
     manage,
     now,
     pg_bin,
+    pg_ctl,
     production_env,
     production_server,
     psql,
@@ -87,12 +89,17 @@ match = Match.objects.get(pk={match})
 match_correct(match=match, result=Result(match.games2, match.games1), by=None,
               reason="scale check: a result reported the wrong way round")
 """
-# Participant 1's score in the corrected match's history row: it changes when the correction is published.
-SCORE_SQL = f"""
-SELECT score::text, {{committed}} FROM ratings_ratingentry
-WHERE category_id = (SELECT id FROM ratings_category WHERE slug = '{CORRECTED}')
-  AND participant_id = %s AND match_id = %s
-"""
+
+
+def score_sql(match: tuple[int, int], *, committed: bool) -> str:
+    """Participant 1's score in the corrected match's history row (it changes when the correction is
+    published), and with `committed` when the row's transaction committed (the primary tracks it)."""
+    match_id, participant = match
+    return (
+        f"SELECT score::text, {'pg_xact_commit_timestamp(xmin)' if committed else 'NULL'} FROM ratings_ratingentry"
+        f" WHERE category_id = (SELECT id FROM ratings_category WHERE slug = '{CORRECTED}')"
+        f" AND participant_id = {int(participant)} AND match_id = {int(match_id)}"
+    )
 
 
 def cluster(data: Path, port: int, *settings: str) -> list[str]:
@@ -102,21 +109,10 @@ def cluster(data: Path, port: int, *settings: str) -> list[str]:
     return ["-o", options, "-l", str(data / "server.log")]
 
 
-def pg_ctl(data: Path, *args, check: bool = True) -> int:
-    quiet = subprocess.DEVNULL if not check else None  # stopping a server already stopped says so: fine here
-    return subprocess.run(as_postgres(pg_bin() / "pg_ctl", "-D", data, *args), check=check,
-                          stdout=subprocess.DEVNULL, stderr=quiet).returncode  # fmt: skip
-
-
 def primary_start(directory: Path) -> str:
     """Start (creating it the first time) the primary; its URL. initdb lets local replication in (trust)."""
     data = directory / "primary"
-    if not (data / "PG_VERSION").exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() == 0:
-            subprocess.run(["chown", "postgres", str(directory)], check=True)
-        subprocess.run(as_postgres(pg_bin() / "initdb", "-D", data, "-A", "trust", "-U", "postgres"), check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+    cluster_init(data)
     if pg_ctl(data, "status", check=False) != 0:
         pg_ctl(
             data,
@@ -205,8 +201,7 @@ class ScoreWatch(threading.Thread):
     def __init__(self, database_url: str, match: tuple[int, int], before: str, *, primary: bool):
         super().__init__(daemon=True)
         self.database_url, self.before = database_url, before
-        self.sql = SCORE_SQL.format(committed="pg_xact_commit_timestamp(xmin)" if primary else "NULL")
-        self.params = [match[1], match[0]]
+        self.sql = score_sql(match, committed=primary)
         self.seen_at: float | None = None
         self.committed_at: float | None = None
         self.stop = threading.Event()
@@ -214,7 +209,7 @@ class ScoreWatch(threading.Thread):
     def run(self):
         with contextlib.suppress(psycopg.Error), psycopg.connect(self.database_url, autocommit=True) as connection:
             while not self.stop.is_set():
-                score, at = connection.execute(self.sql, self.params).fetchone()
+                score, at = connection.execute(self.sql).fetchone()
                 if score != self.before:
                     self.seen_at = time.time()
                     self.committed_at = at and at.timestamp()
@@ -306,7 +301,7 @@ def main() -> int:
         time.sleep(args.correct_after)
         match_id, participant, day = psql(primary, MATCH_SQL).split("|")
         match = (int(match_id), int(participant))
-        before = psql(primary, SCORE_SQL.format(committed="NULL") % match[::-1]).split("|")[0]
+        before = psql(primary, score_sql(match, committed=False)).split("|")[0]
         watches = [ScoreWatch(primary, match, before, primary=True), ScoreWatch(standby, match, before, primary=False)]
         for watch in watches:
             watch.start()

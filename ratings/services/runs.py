@@ -28,7 +28,7 @@ def recompute_enqueue(*, category: Category, since: date | None, reason: str, re
     if category.ruleset == Ruleset.DERIVED:
         return None
     run = RecomputeRun.objects.create(category=category, since=since, reason=reason[:200], requested_by=requested_by)
-    transaction.on_commit(lambda: recompute_job_enqueue(run_id=run.pk))
+    transaction.on_commit(lambda: recompute_job_enqueue(run_id=run.pk, partial=since is not None))
     return run
 
 
@@ -218,8 +218,9 @@ def _running_runs_requeue(category_id: int, *, why: str, delay: timedelta | None
     RecomputeRun.objects.bulk_update(runs, ["status", "started_at", "finished_at", "error"])
     if runs:
         logger.warning("recompute runs of category %s: %s: %s", category_id, why, runs)
-    queued = [run.pk for run in runs if run.status == RecomputeStatus.QUEUED]
+    queued = [run for run in runs if run.status == RecomputeStatus.QUEUED]
     if queued:
         run_after = timezone.now() + delay if delay else None
-        transaction.on_commit(lambda: recompute_job_enqueue(run_id=queued[0], run_after=run_after))
+        partial = all(run.since is not None for run in queued)
+        transaction.on_commit(lambda: recompute_job_enqueue(run_id=queued[0].pk, run_after=run_after, partial=partial))
     return runs

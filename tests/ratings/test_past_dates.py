@@ -8,7 +8,10 @@ clients cycling dates raised every visitor's median from 17 ms to 1.85 s.
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
 from ratings.models import Category, RankingSnapshot, SnapshotRating
@@ -114,10 +117,6 @@ def test_the_recompute_job_writes_the_month_end_lists_so_no_visitor_waits_for_th
 def test_a_new_past_date_leaves_the_tidying_to_a_job(two_months_rated):  # noqa: F811
     """The statistics of the list just written and the vacuum after older lists were deleted do not delay the
     page (0.5 s at a million matches): one job does them, however many pages asked meanwhile."""
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     first, second = new_dates(2)
     with CaptureQueriesContext(connection) as queries:
         assert ranking(Client(), first).status_code == 200

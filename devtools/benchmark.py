@@ -15,9 +15,9 @@ import csv
 import os
 import random
 import re
-import resource
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -57,7 +57,14 @@ class Figure:
 
 
 def run_measured(*args: str) -> tuple[float, float, str]:
-    """Run `manage.py ARGS` in a child process: (seconds, peak resident MB, output)."""
+    """Run `manage.py ARGS` in a child process: (seconds, the child's own peak resident MB, output).
+
+    Not the `ru_maxrss` the kernel reports for a child: Linux starts a child's
+    count at the peak of the process it was spawned from (the bench, holding
+    the world it wrote), so every figure read at least the bench's own size.
+    The child's high-water mark (VmHWM in /proc) is read while it runs instead;
+    it only grows, so the last reading misses at most the final few milliseconds.
+    """
     started = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "manage.py", *args],
@@ -66,13 +73,29 @@ def run_measured(*args: str) -> tuple[float, float, str]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    peak_kb = [0]
+    watcher = threading.Thread(target=_high_water_watch, args=(process, peak_kb), daemon=True)
+    watcher.start()
     output = process.stdout.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
+    process.wait()
+    watcher.join()
     seconds = time.monotonic() - started
     if process.returncode:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{output}")
-    return seconds, usage.ru_maxrss / 1024, output
+    return seconds, peak_kb[0] / 1024, output
+
+
+def _high_water_watch(process: subprocess.Popen, peak_kb: list[int], every: float = 0.02) -> None:
+    """Keep in `peak_kb[0]` the highest VmHWM read of `process` until it ends."""
+    status = Path(f"/proc/{process.pid}/status")
+    while process.poll() is None:
+        try:
+            for line in status.read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak_kb[0] = max(peak_kb[0], int(line.split()[1]))
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            pass  # ended between the poll and the read; a zombie has no memory lines
+        time.sleep(every)
 
 
 def reported_seconds(output: str) -> float:
@@ -363,10 +386,6 @@ def correction_published(since: date, *, slug: str = "constructed") -> Corrected
 
 def data_directory() -> Path:
     return Path(os.environ.get("BENCH_DATA", settings.BASE_DIR / "bench-data"))
-
-
-def peak_mb_self() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 __all__ = [

@@ -112,7 +112,7 @@ def merge_impact(*, kept: int, merged: int, events) -> list[CategoryImpact]:
                 impacts[category.pk] = (CategoryImpact(category), event.date)
 
     def moved(ordered, _events):
-        for pk, event_id, round_number, side1, side2, games1, games2 in zip(*ordered, strict=True):
+        for pk, event_id, round_number, side1, side2, games1, games2 in ordered:
             yield (
                 pk, event_id, round_number, kept if side1 == merged else side1, kept if side2 == merged else side2,
                 games1, games2,
@@ -142,7 +142,7 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set) -> None
         event__in=category_events(category), event__date__gte=since, participant2__isnull=False
     )
     ordered = matches_in_rating_order(matches)
-    playing = (set(ordered[3]) | set(ordered[4]) | marked) - {None}
+    playing = (ordered.participants() | marked) - {None}
 
     states = states_before(category, start_seq, playing)
     now = states_before(category, last_seq + 1, playing)  # each one's last history row: their rating today
@@ -179,7 +179,7 @@ def _corrected(ordered, change: MatchChange, events):
         # A new match is recorded last: after every stored match of its round.
         added = (None, event.pk, change.round, change.participant1, change.participant2, change.games1, change.games2)
         added_key = (event.date, event.pk, change.round)
-    for row in zip(*ordered, strict=True):
+    for row in ordered:
         pk, event_id, round_number = row[0], row[1], row[2]
         if added is not None and (events[event_id][0], event_id, round_number) > added_key:
             yield added

@@ -1,9 +1,11 @@
 """What a valid bundle is made of: each row of its files checked and typed.
 
-Categories, players, teams and events are records; matches and standings are
-plain tuples, for their number.
+Categories, players, teams and events are records; matches, for their number,
+are packed integers (MatchRows) and standings plain tuples.
 """
 
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -55,9 +57,57 @@ class EventRecord:
     participants: set[str] = field(default_factory=set)
 
 
-# Matches and standings are plain tuples: a bundle may hold a million of them.
-# match: (line, round, ref1, ref2 or "", games1, games2, draws, elimination)
-# standing: (line, ref, rank, vp, gw, final)
+class RefTable:
+    """The participant ids a bundle's results name, each string kept once; rows hold its index."""
+
+    __slots__ = ("index", "refs")
+
+    def __init__(self):
+        self.refs = [""]  # 0: no participant (a bye's player 2)
+        self.index = {"": 0}
+
+    def index_of(self, ref: str) -> int:
+        found = self.index.get(ref)
+        if found is None:
+            found = self.index[ref] = len(self.refs)
+            self.refs.append(ref)
+        return found
+
+    def kept(self, ref: str) -> str:
+        """The one copy of `ref` the table keeps (a row's own copy can then be freed)."""
+        return self.refs[self.index_of(ref)]
+
+
+class MatchRows:
+    """One event's checked matches, packed as 4-byte integers: 32 bytes a match instead of a tuple of eight
+    objects and two strings (about 270 bytes), so that ten million matches fit in memory.
+
+    Iterating gives each match, in file order, as the tuple
+    (line, round, ref1, ref2 or "", games1, games2, draws, elimination).
+    """
+
+    __slots__ = ("refs", "values")
+    WIDTH = 8
+
+    def __init__(self, refs: RefTable):
+        self.refs = refs
+        self.values = array("I")  # unsigned 4 bytes: lines (a bundle is under 4 GB), rounds, games, ref indexes
+
+    def append(self, line: int, round_number: int, ref1: str, ref2: str, games1, games2, draws, elimination) -> None:
+        index_of = self.refs.index_of
+        self.values.extend((line, round_number, index_of(ref1), index_of(ref2), games1, games2, draws, elimination))
+
+    def __len__(self) -> int:
+        return len(self.values) // self.WIDTH
+
+    def __iter__(self) -> Iterator[tuple]:
+        refs = self.refs.refs
+        values = iter(self.values)
+        for line, rnd, ref1, ref2, games1, games2, draws, elimination in zip(*[values] * self.WIDTH, strict=True):
+            yield (line, rnd, refs[ref1], refs[ref2], games1, games2, draws, elimination == 1)
+
+
+# Standings are plain tuples, far fewer than matches: (line, ref, rank, vp, gw, final)
 
 
 @dataclass
@@ -66,6 +116,6 @@ class ValidBundle:
     players: dict[str, PlayerRecord]
     teams: dict[str, TeamRecord]
     events: dict[str, EventRecord]  # in file order: the order events are recorded in
-    matches: dict[str, list[tuple]]  # by event code
+    matches: dict[str, MatchRows]  # by event code
     standings: dict[str, list[tuple]]  # by event code
     registered_players: set[str]  # numbers used but not listed: already in the database

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from corrections.models import PlayerMerge
 from events.models import FinalPlacing
 from organize.importer.errors import BundleError, Said
-from organize.importer.records import EventRecord, PlayerRecord, TeamRecord, ValidBundle
+from organize.importer.records import EventRecord, MatchRows, PlayerRecord, RefTable, TeamRecord, ValidBundle
 from organize.importer.rows import FileRows
 from organize.importer.validation_definitions import DefinitionChecks
 from organize.importer.values import HALF_POINTS, MEMBERSHIP_NUMBER, SMALL_INT_MAX, parse_count
@@ -212,8 +212,8 @@ class BundleValidator(DefinitionChecks):
 
     def matches(self, events, players, teams):
         file = "matches.csv"
-        by_event: dict[str, list[tuple]] = {}
-        seats: dict[tuple[str, int], dict[str, int]] = {}  # (event, round) -> participant -> line
+        by_event: dict[str, MatchRows] = {}
+        refs = RefTable()
         for line, values in self.rows(file):
             code, round_text, ref1, ref2, games1_text, games2_text, draws_text, elimination_text = values
             event = events.get(code)
@@ -266,36 +266,43 @@ class BundleValidator(DefinitionChecks):
                     % {"games1": games1, "games2": games2},
                 )
                 ok = False
-            if event and round_number:
-                round_seats = seats.setdefault((code, round_number), {})
-                for column, ref in (("player1_id", ref1), ("player2_id", ref2)):
-                    ref = self._identity(ref)
-                    if ref and not (column == "player2_id" and ref == self._identity(ref1)):
-                        if ref in round_seats:
-                            self.error(
-                                file,
-                                line,
-                                column,
-                                Said(
-                                    _("%(ref)s already plays in round %(round)s of event %(event)s (line %(line)s)")
-                                    % {"ref": ref, "round": round_number, "event": code, "line": round_seats[ref]},
-                                    "plays_twice",
-                                    ref=ref,
-                                    round=round_number,
-                                    line=round_seats[ref],
-                                ),
-                            )
-                            ok = False
-                        else:
-                            round_seats[ref] = line
             if ok:
-                by_event.setdefault(code, []).append(
-                    (line, round_number, ref1, ref2, games1, games2, draws, elimination)
-                )
-                event.participants.add(ref1)
+                rows = by_event.get(code)
+                if rows is None:
+                    rows = by_event[code] = MatchRows(refs)
+                rows.append(line, round_number, ref1, ref2, games1, games2, draws, elimination)
+                event.participants.add(refs.kept(ref1))
                 if ref2:
-                    event.participants.add(ref2)
+                    event.participants.add(refs.kept(ref2))
+        for code, rows in by_event.items():
+            self._seats_checked(file, code, rows)
         return by_event
+
+    def _seats_checked(self, file: str, code: str, rows: MatchRows) -> None:
+        """Nobody plays twice in a round of the event. Checked event by event once the file is read, so
+        that only one event's seats are held at a time, not every seat of the bundle (20 million at 10
+        million matches)."""
+        seats: dict[tuple[int, str], int] = {}  # (round, participant) -> the line that seats them first
+        for line, round_number, ref1, ref2, *_games in rows:
+            one = self._identity(ref1)
+            for column, ref in (("player1_id", one), ("player2_id", self._identity(ref2))):
+                if not ref or (column == "player2_id" and ref == one):
+                    continue
+                first = seats.setdefault((round_number, ref), line)
+                if first != line:
+                    self.error(
+                        file,
+                        line,
+                        column,
+                        Said(
+                            _("%(ref)s already plays in round %(round)s of event %(event)s (line %(line)s)")
+                            % {"ref": ref, "round": round_number, "event": code, "line": first},
+                            "plays_twice",
+                            ref=ref,
+                            round=round_number,
+                            line=first,
+                        ),
+                    )
 
     def standings(self, events, players, teams):
         file = "standings.csv"

@@ -5,6 +5,7 @@ A mixin of BundleWriter (writing.py), which writes the players, teams and events
 """
 
 from dataclasses import dataclass
+from itertools import chain
 
 from django.utils import timezone
 
@@ -46,12 +47,11 @@ class ResultsWriting:
     # matches and standings -----------------------------------------------
 
     def write_results(self, events, player_ids, team_ids) -> None:
-        def participant(event_record, ref):
-            if not ref:
-                return None
-            return team_ids[ref] if event_record.team_size > 1 else player_ids[ref][1]
-
+        self._player_ids, self._team_ids = player_ids, team_ids
+        # Results of stored events that the bundle adds (the diff finds them); those of new events are not
+        # gathered but streamed into the COPY below: at ten million matches a list of them took 1.6 GB.
         new_matches, new_standings = [], []
+        new_events = []  # (event id, record, code) of the events created by this import
         existing_event_ids = {event_id: code for code, (event_id, existed) in events.items() if existed}
         # Events already rated whose match changes are corrections: event id -> its organizer's id.
         rated_organizers = self._rated_organizers(existing_event_ids) if self.corrections else {}
@@ -61,18 +61,11 @@ class ResultsWriting:
 
         for code, record in self.bundle.events.items():
             event_id, existed = events[code]
-            matches = [
-                (event_id, rnd, participant(record, ref1), participant(record, ref2), g1, g2, draws, elim)
-                for _, rnd, ref1, ref2, g1, g2, draws, elim in self.bundle.matches.get(code, ())
-            ]
-            standings = [
-                (event_id, participant(record, ref), rank, vp, gw, final)
-                for _, ref, rank, vp, gw, final in self.bundle.standings.get(code, ())
-            ]
             if not existed:
-                new_matches.extend(matches)
-                new_standings.extend(standings)
+                new_events.append((event_id, record, code))
                 continue
+            matches = list(self._match_rows(event_id, record, code))
+            standings = list(self._standing_rows(event_id, record, code))
             changed = self._diff_matches(
                 matches,
                 stored_matches.get(event_id, {}),
@@ -87,10 +80,14 @@ class ResultsWriting:
             if changed:
                 self.touched_events.append((record.format, record.team_size, record.date))
 
-        self.report.matches.created += len(new_matches)
+        matches_added = len(new_matches) + sum(len(self.bundle.matches.get(code, ())) for _, _, code in new_events)
+        standings_added = len(new_standings) + sum(
+            len(self.bundle.standings.get(code, ())) for _, _, code in new_events
+        )
+        self.report.matches.created += matches_added
         self.report.matches.updated += len(match_updates)
         self.report.matches.deleted += len(match_deletes)
-        self.report.standings.created += len(new_standings)
+        self.report.standings.created += standings_added
         self.report.standings.updated += len(standing_updates)
         self.report.standings.deleted += len(standing_deletes)
         for kind, *_ in self._corrected:
@@ -108,16 +105,36 @@ class ResultsWriting:
         delete_ids(Standing, standing_deletes)
         Match.objects.bulk_update(match_updates, ["games1", "games2", "draws", "elimination"], batch_size=1000)
         Standing.objects.bulk_update(standing_updates, ["rank", "vp", "gw", "final"], batch_size=1000)
-        with loaded_in_bulk(Match, rows=len(new_matches)):
+        with loaded_in_bulk(Match, rows=matches_added):
             insert_rows(
                 Match,
                 ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"],
-                new_matches,
+                chain(new_matches, *(self._match_rows(*event) for event in new_events)),
             )
-        with loaded_in_bulk(Standing, rows=len(new_standings)):
-            insert_rows(Standing, ["event", "participant", "rank", "vp", "gw", "final"], new_standings)
+        with loaded_in_bulk(Standing, rows=standings_added):
+            insert_rows(
+                Standing,
+                ["event", "participant", "rank", "vp", "gw", "final"],
+                chain(new_standings, *(self._standing_rows(*event) for event in new_events)),
+            )
         if self._corrected:
             self._record_corrections(events, rated_organizers)
+
+    def _participant(self, event_record, ref: str) -> int | None:
+        if not ref:
+            return None
+        return self._team_ids[ref] if event_record.team_size > 1 else self._player_ids[ref][1]
+
+    def _match_rows(self, event_id: int, record, code: str):
+        """The event's matches as rows of the match table, one at a time."""
+        participant = self._participant
+        for _, rnd, ref1, ref2, g1, g2, draws, elim in self.bundle.matches.get(code, ()):
+            yield (event_id, rnd, participant(record, ref1), participant(record, ref2), g1, g2, draws, elim)
+
+    def _standing_rows(self, event_id: int, record, code: str):
+        participant = self._participant
+        for _, ref, rank, vp, gw, final in self.bundle.standings.get(code, ()):
+            yield (event_id, participant(record, ref), rank, vp, gw, final)
 
     # corrections ----------------------------------------------------------
 

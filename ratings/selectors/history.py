@@ -9,6 +9,7 @@ correction's replay starts too.
 
 import sys
 from array import array
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 from django.db import connection, transaction
@@ -36,31 +37,53 @@ def category_events(category: Category):
 
 
 MATCH_COLUMNS = ("id", "event_id", "round", "participant1_id", "participant2_id", "games1", "games2")
+_WIDTH = len(MATCH_COLUMNS)
 
 
-def matches_in_rating_order(matches) -> list[array]:
-    """`matches` in rating order, as one array of 8-byte integers per column of MATCH_COLUMNS.
+class MatchesInOrder:
+    """Matches in rating order, packed: each match's MATCH_COLUMNS one after the other in one array of
+    8-byte integers (56 bytes a match). Iterating gives each match as a tuple in MATCH_COLUMNS order."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: array):
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values) // _WIDTH
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        # One iterator zipped with itself: tuples straight from the array, no copy of it per column.
+        values = iter(self.values)
+        return zip(*[values] * _WIDTH, strict=True)
+
+    def participants(self) -> set[int]:
+        """Everyone who plays in these matches."""
+        return set(self.values[3::_WIDTH]) | set(self.values[4::_WIDTH])
+
+
+def matches_in_rating_order(matches) -> MatchesInOrder:
+    """`matches` in rating order, packed.
 
     Read in full before any history is written (one connection cannot stream
-    matches and COPY at once); arrays keep a million matches in about 56 MB.
-    On PostgreSQL the rows come as one binary string of 8-byte big-endian
-    integers, seven per match, which the arrays take in C: 1.4 s for a
-    million matches instead of 3 s as a million Python tuples.
+    matches and COPY at once). On PostgreSQL the rows come as one binary string
+    of 8-byte big-endian integers, seven per match, which the array takes in C:
+    1.4 s for a million matches instead of 3 s as a million Python tuples.
     """
     ordered = matches.order_by("event__date", "event_id", "round", "id").values_list(*MATCH_COLUMNS)
     sql, params = ordered.query.sql_with_params()
     if connection.vendor == "postgresql":
-        return _matches_packed(sql, params)
-    columns = [array("q") for _ in MATCH_COLUMNS]
+        return MatchesInOrder(_matches_packed(sql, params))
+    values = array("q")
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while chunk := cursor.fetchmany(FETCH_ROWS):
-            for column, values in zip(columns, zip(*chunk, strict=True), strict=True):
-                column.extend(values)
-    return columns
+            for row in chunk:
+                values.extend(row)
+    return MatchesInOrder(values)
 
 
-def _matches_packed(sql: str, params) -> list[array]:
+def _matches_packed(sql: str, params) -> array:
     import psycopg
 
     packed_row = " || ".join(f"int8send(m.{column}::bigint)" for column in MATCH_COLUMNS)
@@ -73,10 +96,10 @@ def _matches_packed(sql: str, params) -> list[array]:
             packed = binary.fetchone()[0] or b""
     values = array("q")
     values.frombytes(packed)
+    del packed  # the array holds them now: at most two copies at once, never three
     if sys.byteorder == "little":
         values.byteswap()
-    width = len(MATCH_COLUMNS)
-    return [values[start::width] for start in range(width)]
+    return values
 
 
 def history_start_seq(category: Category, day: date, *, event_id: int | None = None) -> int:

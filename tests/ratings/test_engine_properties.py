@@ -198,36 +198,35 @@ def test_the_history_entries_hold_everything_needed_to_resume(rounds, slug, data
     assert ratings_of(rest_states) == ratings_of(all_states)
 
 
-def as_columns(matches):
-    """MatchInputs as the recompute reads them: columns, games instead of results, and each event's facts."""
+def as_rows(matches):
+    """MatchInputs as the recompute reads them: tuples with games instead of results, and each event's facts."""
     games = {WIN: (2, 0), DRAW: (1, 1), LOSS: (0, 2)}
-    columns = [[], [], [], [], [], [], []]
-    for match in matches:
-        values = (match.match_id, match.event_id, match.round, match.participant1, match.participant2)
-        for column, value in zip(columns, values + games[match.result], strict=True):
-            column.append(value)
+    rows = [
+        (match.match_id, match.event_id, match.round, match.participant1, match.participant2, *games[match.result])
+        for match in matches
+    ]
     events = {m.event_id: (m.event_date, m.event_k, m.event_players, m.level2_judge) for m in matches}
-    return columns, events
+    return rows, events
 
 
 @FEW
 @given(tournaments(), st.sampled_from([1400.0, START_RATING]), st.booleans())
 def test_the_inlined_event_k_loop_writes_the_rows_the_ruleset_gives_to_the_last_bit(rounds, start, from_states):
     matches = flat(rounds)
-    columns, events = as_columns(matches)
+    rows, events = as_rows(matches)
     ruleset = ruleset_for("dci-2001", start_rating=start)
     before = {1: ParticipantState(rating=1712.25, matches=4)} if from_states else {}
     fast_states, general_states = copy.deepcopy(before), copy.deepcopy(before)
     fast_days, general_days = [], []
 
     fast = list(
-        history_rows(ruleset, columns, events, fast_states, category_id=3, first_seq=7, event_starts=fast_days.append)
+        history_rows(ruleset, rows, events, fast_states, category_id=3, first_seq=7, event_starts=fast_days.append)
     )
-    general = list(history._ruleset_rows(ruleset, columns, events, general_states, 3, 7, general_days.append))
+    general = list(history._ruleset_rows(ruleset, rows, events, general_states, 3, 7, general_days.append))
 
     assert fast == general  # floats compared exactly: the same operations in the same order
     assert fast_states == general_states
-    assert fast_days == general_days == [events[event_id][0] for event_id in dict.fromkeys(columns[1])]
+    assert fast_days == general_days == [events[event_id][0] for event_id in dict.fromkeys(row[1] for row in rows)]
     assert len(fast) == 2 * len(matches)
 
 
@@ -236,10 +235,10 @@ def test_the_inlined_event_k_loop_writes_the_rows_the_ruleset_gives_to_the_last_
 def test_history_rows_equal_the_rulesets_changes_match_by_match(rounds):
     """Every ruleset: the rows say what rate_matches says, with seq counting the rated matches."""
     matches = flat(rounds)
-    columns, events = as_columns(matches)
+    inputs, events = as_rows(matches)
     for slug in RULESETS:
         ruleset = ruleset_for(slug)
-        rows = list(history_rows(ruleset, columns, events, {}, category_id=1, first_seq=1))
+        rows = list(history_rows(ruleset, inputs, events, {}, category_id=1, first_seq=1))
         _, changes = apply(slug, matches)
         expected = [
             (change.participant, change.rating_before, change.rating_after, change.k, change.matches)

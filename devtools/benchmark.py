@@ -44,7 +44,8 @@ constructed,Constructed,dci-2001,standard block extended sealed booster-draft ro
 limited,Limited,dci-2001,bench-unused-limited,1,10
 vintage,Vintage,dci-2001,bench-unused-vintage,1,10
 """
-MATCHES_PER_EVENT = 139  # what the demo generator averages
+MATCHES_PER_EVENT = 139  # what the demo generator averages in a small world: a first guess
+MATCHES_SHORT_AT_MOST = 0.95  # a bundle with fewer of the matches asked for is written again, with more events
 
 
 @dataclass
@@ -183,7 +184,7 @@ def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int, on
     one has none (the default categories). The marker's version changes whenever the world does, so a
     bundle of an older bench is never reused.
     """
-    marker = directory / f"bench-v4-{players}-{matches}-{seed}-{date.today()}.done"  # ends yesterday
+    marker = directory / f"bench-v5-{players}-{matches}-{seed}-{date.today()}.done"  # ends yesterday
     categories = directory / "categories.csv"
     if marker.exists():
         counts = {"cached": True}
@@ -193,10 +194,19 @@ def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int, on
             old.unlink()
         # The world runs until yesterday, so "a correction last week" is what it says.
         yesterday = date.today() - timedelta(days=1)
+        events = max(20, matches // MATCHES_PER_EVENT)
         counts = demo_bundle_write(
-            directory, players=players, events=max(20, matches // MATCHES_PER_EVENT), seed=seed,
-            start=yesterday - timedelta(days=8 * 365), end=yesterday,
+            directory, players=players, events=events, seed=seed, start=yesterday - timedelta(days=8 * 365),
+            end=yesterday,
         )  # fmt: skip
+        if counts["matches"] < MATCHES_SHORT_AT_MOST * matches:
+            # Events are smaller in a larger world (nobody plays two events on one day): 95 matches an event
+            # at ten million, 126 at one. Written again with as many more events as were missing.
+            events = round(events * matches / max(1, counts["matches"]))
+            counts = demo_bundle_write(
+                directory, players=players, events=events, seed=seed, start=yesterday - timedelta(days=8 * 365),
+                end=yesterday,
+            )  # fmt: skip
         _marathon_add(directory, seed=seed)
         marker.write_text(str(counts))
     if one_list:

@@ -76,6 +76,16 @@ def test_the_bundle_is_the_demo_world_or_the_one_list_world_and_no_older_bench(t
     assert not (tmp_path / "categories.csv").exists()
 
 
+def test_the_bundle_holds_the_matches_asked_for_even_where_events_are_smaller_than_first_guessed(tmp_path, monkeypatch):
+    monkeypatch.setattr(benchmark, "MATCHES_PER_EVENT", 400)  # a guess far off: a third of the events needed
+
+    counts = benchmark.bundle_prepare(tmp_path, players=300, matches=40 * 139, seed=7)
+
+    assert counts["matches"] >= benchmark.MATCHES_SHORT_AT_MOST * 40 * 139
+    with (tmp_path / "matches.csv").open(encoding="utf-8") as matches:
+        assert sum(1 for _ in matches) - 1 == counts["matches"] + benchmark.MARATHON_MATCHES  # the last written
+
+
 def test_a_report_is_read_line_by_line_whether_derived_lists_follow_each_list_or_come_once():
     alone = "constructed: 10 rated, 20 history rows, cleanup 0.50 s, published in 1.25 s\n"
     together = (

@@ -15,9 +15,9 @@ from itertools import count
 
 from django_countries.fields import Country
 
-from events.models import Event, EventStatus
+from events.models import Event, EventStatus, Match, Standing
 from events.services import kinds_merge
-from lib.bulk import allocate_ids, insert_rows, loaded_in_bulk
+from lib.bulk import STATISTICS_AFTER_ROWS, allocate_ids, insert_rows, loaded_in_bulk, statistics_refresh
 from organize.importer.records import ValidBundle
 from organize.importer.report import ImportReport
 from organize.importer.writing_results import ImportCorrections, MatchRow, ResultsWriting, lookup_chunks
@@ -89,9 +89,30 @@ class BundleWriter(ResultsWriting):
         team_ids = self.write_teams(player_ids)
         events = self.write_events()
         self.write_results(events, player_ids, team_ids)
+        if not self.dry_run:
+            statistics_refresh(self._bulk_written())
         self.report.affected = self.affected_categories()
         self.report.kinds = self.changed_kinds()
         return self.report
+
+    def _bulk_written(self) -> list:
+        """The tables this import wrote enough rows to for their statistics to be stale."""
+        report = self.report
+        written = {
+            Player: report.players,
+            Team: report.teams,
+            Event: report.events,
+            Match: report.matches,
+            Standing: report.standings,
+        }
+        models = [
+            model
+            for model, tally in written.items()
+            if tally.created + tally.updated + tally.deleted >= STATISTICS_AFTER_ROWS
+        ]
+        if report.players.created + report.teams.created >= STATISTICS_AFTER_ROWS:
+            models.append(Participant)
+        return models
 
     def _new_participants(self, kind: str, number: int) -> list[int]:
         if self.dry_run:

@@ -17,8 +17,8 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from events.models import EventStatus, Match, Standing
-from lib.bulk import insert_rows
+from events.models import Event, EventStatus, Match, Standing
+from lib.bulk import STATISTICS_AFTER_ROWS, insert_rows, statistics_refresh
 from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
@@ -79,6 +79,7 @@ class RecomputeResult:
     changed_standings: dict | None = None  # today's standings of `changed`, when a recompute from a date has them
     # Fresh tables holding a full recompute's rows until they are swapped in (PostgreSQL): (model, table).
     stagings: list[tuple] = field(default_factory=list)
+    events_marked: int = 0  # events the recompute marked rated (submitted until then)
     phases: Phases = field(default_factory=Phases)
 
 
@@ -180,7 +181,7 @@ def _recompute_in_transaction(
     events = category_events(category).filter(status=EventStatus.SUBMITTED)
     if since is not None:
         events = events.filter(date__gte=since)
-    events.update(status=EventStatus.RATED)
+    result.events_marked = events.update(status=EventStatus.RATED)
     phases.lap("events marked rated")
     indexed, listed = 0, False
     if result.stagings and result.standings is not None:  # a full recompute on PostgreSQL: its list beside it
@@ -288,7 +289,8 @@ VACUUM_AFTER_ROWS = 100_000
 
 
 def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> None:
-    """Statistics for a swapped-in history; dead rows cleared after a large rewrite in place.
+    """Statistics for a swapped-in history, and for the events when many were marked rated; dead rows
+    cleared after a large rewrite in place.
 
     Otherwise the next recompute of the category writes the same keys again
     and PostgreSQL's indexes check each one against its dead predecessor.
@@ -296,6 +298,8 @@ def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> No
     """
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return
+    if result.events_marked >= STATISTICS_AFTER_ROWS:  # the events' statuses as PostgreSQL plans reads by them
+        statistics_refresh([Event])
     if result.stagings:
         category_tables.analyze(RatingEntry, category.pk)
     elif result.entries_written >= VACUUM_AFTER_ROWS:

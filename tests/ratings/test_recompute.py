@@ -10,6 +10,7 @@ the V:EKN, composite and team lists: test_recompute_categories.py.
 from datetime import date, timedelta
 
 import pytest
+from django.db import connection
 
 from events.models import Event, EventStatus, Match
 from events.services import event_kinds, results_changed_send
@@ -17,6 +18,7 @@ from organize.importer import results_import
 from players.models import Player
 from ratings.engine import expected_score
 from ratings.models import RatingEntry, RecomputeRun, RecomputeStatus
+from ratings.services import recompute
 from ratings.services.recompute import category_recompute
 from ratings.services.runs import recompute_run_execute
 from tests.bundles import Bundle
@@ -258,3 +260,19 @@ def test_an_event_added_in_the_past_is_rated_by_the_queued_run_as_by_a_full_reco
     partial = by_seq(cat)
     category_recompute(category=cat)
     assert_same_ratings(partial, by_seq(cat))
+
+
+@pytest.mark.django_db(transaction=True)  # statistics are taken once the recompute has committed
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statistics")
+def test_a_recompute_that_marks_many_events_rated_leaves_statistics_of_the_events(tmp_path, monkeypatch):
+    import_default_bundle(tmp_path)
+    with connection.cursor() as cursor:  # as where autovacuum is slow, or off
+        cursor.execute("DELETE FROM pg_statistic WHERE starelid = 'events_event'::regclass")
+    monkeypatch.setattr(recompute, "STATISTICS_AFTER_ROWS", 1)  # the bundle's few events count as many
+
+    category_recompute(category=category("constructed"))
+
+    assert Event.objects.filter(status=EventStatus.RATED).exists()
+    with connection.cursor() as cursor:  # what the event pages are planned by: taken since the statuses changed
+        cursor.execute("SELECT 1 FROM pg_stats WHERE tablename = 'events_event' AND attname = 'status'")
+        assert cursor.fetchone() == (1,)

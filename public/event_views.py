@@ -33,9 +33,19 @@ LEVEL_IN_SENTENCE = {
 
 def event_list(request):
     filterset = EventFilter(request.GET or None, queryset=selectors.event_list())
-    table = configure(request, EventTable(filterset.qs), per_page=EVENTS_PER_PAGE)
+    events = selectors.CountedEvents(filterset.qs, filters=_filters_key(filterset))
+    table = configure(request, EventTable(events), per_page=EVENTS_PER_PAGE)
     table.winners = selectors.events_winner_names(event_ids=[row.record.pk for row in table.page.object_list])
     return render(request, "events/event_list.html", {"filter": filterset, "table": table})
+
+
+def _filters_key(filterset: EventFilter) -> str:
+    """The filters as they narrow the list: the values that passed their checks (those that did not filter
+    nothing, as django-filter leaves them out)."""
+    if not filterset.is_bound:
+        return ""
+    filterset.form.is_valid()
+    return repr(sorted((name, str(value)) for name, value in filterset.form.cleaned_data.items() if value))
 
 
 def event_detail(request, event_id):

@@ -92,6 +92,25 @@ def test_the_filters_offer_a_new_events_values_within_a_minute(client, rated_def
     assert "Rome Open" in listed(client.get("/events/", {"country": "IT"}))
 
 
+def test_the_number_of_events_each_filter_finds_is_kept_and_a_new_event_counts_at_once(
+    client, rated_default_bundle, monkeypatch
+):
+    def counted(**filters) -> int:
+        return client.get("/events/", filters).context["table"].paginator.count
+
+    assert (counted(), counted(format="standard"), counted(format="standard", k="32")) == (4, 2, 1)
+    assert counted(k="7") == 4  # not a K-value: the filter is refused and narrows nothing
+    Event.objects.filter(name="Munich Open").update(status=EventStatus.DRAFT)  # withdrawn
+    assert counted(format="standard") == 2  # counted once a minute: a scan of every event
+
+    EventFactory(name="Rome Open", date=date(2024, 3, 2), format="standard", status=EventStatus.RATED)
+    assert (counted(), counted(format="standard")) == (4, 2)  # a new event at once, the withdrawn one still
+    a_minute_later = time.time() + events_selectors.EVENT_COUNT_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: a_minute_later)
+    assert (counted(), counted(format="standard")) == (4, 2)
+    assert listed(client.get("/events/", {"format": "standard"})) == ["Rome Open", "Team Cup"]
+
+
 def test_the_filters_name_the_countries_in_the_language_shown(rated_default_bundle):
     def countries() -> list[str]:
         return [label for _, label in EventFilter(None, queryset=Event.objects.none()).form.fields["country"].choices][

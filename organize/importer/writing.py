@@ -17,7 +17,7 @@ from django_countries.fields import Country
 
 from events.models import Event, EventStatus, Match, Standing
 from events.services import kinds_merge
-from lib.bulk import STATISTICS_AFTER_ROWS, allocate_ids, insert_rows, loaded_in_bulk, statistics_refresh
+from lib.bulk import allocate_ids, insert_rows, loaded_in_bulk, statistics_refresh
 from organize.importer.records import ValidBundle
 from organize.importer.report import ImportReport
 from organize.importer.writing_results import ImportCorrections, MatchRow, ResultsWriting, lookup_chunks
@@ -95,8 +95,8 @@ class BundleWriter(ResultsWriting):
         self.report.kinds = self.changed_kinds()
         return self.report
 
-    def _bulk_written(self) -> list:
-        """The tables this import wrote enough rows to for their statistics to be stale."""
+    def _bulk_written(self) -> dict:
+        """Rows written per table this import wrote to in bulk (model -> rows)."""
         report = self.report
         written = {
             Player: report.players,
@@ -105,14 +105,9 @@ class BundleWriter(ResultsWriting):
             Match: report.matches,
             Standing: report.standings,
         }
-        models = [
-            model
-            for model, tally in written.items()
-            if tally.created + tally.updated + tally.deleted >= STATISTICS_AFTER_ROWS
-        ]
-        if report.players.created + report.teams.created >= STATISTICS_AFTER_ROWS:
-            models.append(Participant)
-        return models
+        rows = {model: tally.created + tally.updated + tally.deleted for model, tally in written.items()}
+        rows[Participant] = report.players.created + report.teams.created
+        return rows
 
     def _new_participants(self, kind: str, number: int) -> list[int]:
         if self.dry_run:

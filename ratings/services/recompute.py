@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
-from lib.bulk import STATISTICS_AFTER_ROWS, insert_rows, statistics_refresh
+from lib.bulk import insert_rows, statistics_refresh
 from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
@@ -298,8 +298,7 @@ def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> No
     """
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return
-    if result.events_marked >= STATISTICS_AFTER_ROWS:  # the events' statuses as PostgreSQL plans reads by them
-        statistics_refresh([Event])
+    statistics_refresh({Event: result.events_marked})  # the events' statuses, as PostgreSQL plans reads by them
     if result.stagings:
         category_tables.analyze(RatingEntry, category.pk)
     elif result.entries_written >= VACUUM_AFTER_ROWS:

@@ -6,7 +6,7 @@ from django.db import IntegrityError, connection, transaction
 from events.models import Event, Match
 from lib import bulk
 from lib.bulk import insert_rows, loaded_in_bulk
-from organize.importer import results_import, writing
+from organize.importer import results_import
 from players.models import Player
 from tests.bundles import DEFAULT_COUNTS, Bundle, db_counts
 
@@ -99,9 +99,20 @@ def test_an_import_of_many_rows_leaves_statistics_of_the_tables_it_loaded(monkey
     with connection.cursor() as cursor:  # as after a first import where autovacuum is slow, or off
         cursor.execute("DELETE FROM pg_statistic WHERE starelid = ANY(%s::regclass[])", [loaded])
     assert statistics_of(loaded) == set()
-    monkeypatch.setattr(writing, "STATISTICS_AFTER_ROWS", 2)  # the default bundle's few rows count as many
+    monkeypatch.setattr(bulk, "STATISTICS_AFTER_ROWS", 2)  # the default bundle's few rows count as many
 
     results_import(source=Bundle(tmp_path).write())
 
     # Without them the event list sorted all 100,000 events of a page 50 (130 ms) instead of reading its index.
     assert statistics_of(loaded) == set(loaded)
+
+
+def test_statistics_are_taken_again_after_a_write_of_a_tenth_of_the_table_or_more(monkeypatch, tmp_path):
+    monkeypatch.setattr(bulk, "STATISTICS_AFTER_ROWS", 1)  # the default bundle's few rows count as many
+    results_import(source=Bundle(tmp_path).write())  # a first import: every table it loaded analysed
+    matches = Match.objects.count()
+    assert matches >= 5
+    monkeypatch.setattr(bulk, "STATISTICS_AFTER_SHARE", 0.5)  # so that a few of the bundle's rows fall short
+
+    assert bulk.statistics_refresh({Match: matches // 3}) == []  # planned as before
+    assert bulk.statistics_refresh({Match: matches // 2 + 1, Event: 0}) == ["events_match"]

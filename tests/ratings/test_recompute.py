@@ -14,11 +14,11 @@ from django.db import connection
 
 from events.models import Event, EventStatus, Match
 from events.services import event_kinds, results_changed_send
+from lib import bulk
 from organize.importer import results_import
 from players.models import Player
 from ratings.engine import expected_score
 from ratings.models import RatingEntry, RecomputeRun, RecomputeStatus
-from ratings.services import recompute
 from ratings.services.recompute import category_recompute
 from ratings.services.runs import recompute_run_execute
 from tests.bundles import Bundle
@@ -268,7 +268,7 @@ def test_a_recompute_that_marks_many_events_rated_leaves_statistics_of_the_event
     import_default_bundle(tmp_path)
     with connection.cursor() as cursor:  # as where autovacuum is slow, or off
         cursor.execute("DELETE FROM pg_statistic WHERE starelid = 'events_event'::regclass")
-    monkeypatch.setattr(recompute, "STATISTICS_AFTER_ROWS", 1)  # the bundle's few events count as many
+    monkeypatch.setattr(bulk, "STATISTICS_AFTER_ROWS", 1)  # the bundle's few events count as many
 
     category_recompute(category=category("constructed"))
 

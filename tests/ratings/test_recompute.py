@@ -17,8 +17,9 @@ from events.services import event_kinds, results_changed_send
 from lib import bulk
 from organize.importer import results_import
 from players.models import Player
+from ratings import category_tables
 from ratings.engine import expected_score
-from ratings.models import RatingEntry, RecomputeRun, RecomputeStatus
+from ratings.models import CurrentRank, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.services.recompute import category_recompute
 from ratings.services.runs import recompute_run_execute
 from tests.bundles import Bundle
@@ -269,10 +270,16 @@ def test_a_recompute_that_marks_many_events_rated_leaves_statistics_of_the_event
     with connection.cursor() as cursor:  # as where autovacuum is slow, or off
         cursor.execute("DELETE FROM pg_statistic WHERE starelid = 'events_event'::regclass")
     monkeypatch.setattr(bulk, "STATISTICS_AFTER_ROWS", 1)  # the bundle's few events count as many
+    constructed = category("constructed")
 
-    category_recompute(category=category("constructed"))
+    try:
+        category_recompute(category=constructed)
 
-    assert Event.objects.filter(status=EventStatus.RATED).exists()
-    with connection.cursor() as cursor:  # what the event pages are planned by: taken since the statuses changed
-        cursor.execute("SELECT 1 FROM pg_stats WHERE tablename = 'events_event' AND attname = 'status'")
-        assert cursor.fetchone() == (1,)
+        assert Event.objects.filter(status=EventStatus.RATED).exists()
+        with connection.cursor() as cursor:  # what the event pages are planned by: taken since the statuses changed
+            cursor.execute("SELECT 1 FROM pg_stats WHERE tablename = 'events_event' AND attname = 'status'")
+            assert cursor.fetchone() == (1,)
+    finally:  # the committed partitions of the list's own tables outlive the test's flush: gone, for the next tests
+        with connection.cursor() as cursor:
+            for model in (RatingEntry, CurrentRating, CurrentRank):
+                cursor.execute(f"DROP TABLE IF EXISTS {category_tables.partition_name(model, constructed.pk)}")

@@ -195,18 +195,16 @@ def bundle_prepare(directory: Path, *, players: int, matches: int, seed: int, on
         # The world runs until yesterday, so "a correction last week" is what it says.
         yesterday = date.today() - timedelta(days=1)
         events = max(20, matches // MATCHES_PER_EVENT)
-        counts = demo_bundle_write(
-            directory, players=players, events=events, seed=seed, start=yesterday - timedelta(days=8 * 365),
-            end=yesterday,
-        )  # fmt: skip
-        if counts["matches"] < MATCHES_SHORT_AT_MOST * matches:
-            # Events are smaller in a larger world (nobody plays two events on one day): 95 matches an event
-            # at ten million, 126 at one. Written again with as many more events as were missing.
-            events = round(events * matches / max(1, counts["matches"]))
+        for _ in range(2):
             counts = demo_bundle_write(
                 directory, players=players, events=events, seed=seed, start=yesterday - timedelta(days=8 * 365),
                 end=yesterday,
             )  # fmt: skip
+            if counts["matches"] >= MATCHES_SHORT_AT_MOST * matches:
+                break
+            # Events are smaller in a larger world (nobody plays two events on one day): 95 matches an event
+            # at ten million, 126 at one. Written again with as many more events as were missing.
+            events = round(events * matches / max(1, counts["matches"]))
         _marathon_add(directory, seed=seed)
         marker.write_text(str(counts))
     if one_list:

@@ -47,7 +47,11 @@ class ResultsWriting:
     # matches and standings -----------------------------------------------
 
     def write_results(self, events, player_ids, team_ids) -> None:
-        self._player_ids, self._team_ids = player_ids, team_ids
+        def participant(event_record, ref: str) -> int | None:
+            if not ref:
+                return None
+            return team_ids[ref] if event_record.team_size > 1 else player_ids[ref][1]
+
         # Results of stored events that the bundle adds (the diff finds them); those of new events are not
         # gathered but streamed into the COPY below: at ten million matches a list of them took 1.6 GB.
         new_matches, new_standings = [], []
@@ -64,8 +68,8 @@ class ResultsWriting:
             if not existed:
                 new_events.append((event_id, record, code))
                 continue
-            matches = list(self._match_rows(event_id, record, code))
-            standings = list(self._standing_rows(event_id, record, code))
+            matches = list(self._match_rows(participant, event_id, record, code))
+            standings = list(self._standing_rows(participant, event_id, record, code))
             changed = self._diff_matches(
                 matches,
                 stored_matches.get(event_id, {}),
@@ -109,30 +113,23 @@ class ResultsWriting:
             insert_rows(
                 Match,
                 ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"],
-                chain(new_matches, *(self._match_rows(*event) for event in new_events)),
+                chain(new_matches, *(self._match_rows(participant, *event) for event in new_events)),
             )
         with loaded_in_bulk(Standing, rows=standings_added):
             insert_rows(
                 Standing,
                 ["event", "participant", "rank", "vp", "gw", "final"],
-                chain(new_standings, *(self._standing_rows(*event) for event in new_events)),
+                chain(new_standings, *(self._standing_rows(participant, *event) for event in new_events)),
             )
         if self._corrected:
             self._record_corrections(events, rated_organizers)
 
-    def _participant(self, event_record, ref: str) -> int | None:
-        if not ref:
-            return None
-        return self._team_ids[ref] if event_record.team_size > 1 else self._player_ids[ref][1]
-
-    def _match_rows(self, event_id: int, record, code: str):
-        """The event's matches as rows of the match table, one at a time."""
-        participant = self._participant
+    def _match_rows(self, participant, event_id: int, record, code: str):
+        """The event's matches as rows of the match table, one at a time (`participant(record, ref)`: the id)."""
         for _, rnd, ref1, ref2, g1, g2, draws, elim in self.bundle.matches.get(code, ()):
             yield (event_id, rnd, participant(record, ref1), participant(record, ref2), g1, g2, draws, elim)
 
-    def _standing_rows(self, event_id: int, record, code: str):
-        participant = self._participant
+    def _standing_rows(self, participant, event_id: int, record, code: str):
         for _, ref, rank, vp, gw, final in self.bundle.standings.get(code, ()):
             yield (event_id, participant(record, ref), rank, vp, gw, final)
 

@@ -19,7 +19,7 @@ def signed(value: float | None, places: int = 2) -> str:
     if value is None:
         return "—"
     rounded = f"{abs(value):.{places}f}"
-    text = formats.number_format(rounded)  # 12.34, or 12,34 in German
+    text = _localized(rounded)  # 12.34, or 12,34 in German
     if float(rounded) == 0:
         return text  # no sign on a change that shows as none
     return f"+{text}" if value > 0 else f"{MINUS}{text}"
@@ -29,7 +29,22 @@ def decimal(value: float, places: int) -> str:
     """A number rounded to `places` decimals with the language's decimal separator: 12.35, or 12,35 in German.
 
     Rounded as f"{value:.2f}" rounds (Django's number_format cuts a float's decimals off instead)."""
-    return formats.number_format(f"{value:.{places}f}")
+    return _localized(f"{value:.{places}f}")
+
+
+def _localized(number: str) -> str:
+    """Django's number_format of a number written out with a point, in the active language.
+
+    Kept per language and text: a big event's page formats a thousand rating
+    changes, most of them more than once, and number_format costs microseconds
+    each (the language's formats looked up every time).
+    """
+    return _localized_in(get_language(), number)
+
+
+@functools.lru_cache(maxsize=8192)
+def _localized_in(language: str | None, number: str) -> str:
+    return formats.number_format(number)  # `language` is the active one: number_format reads it
 
 
 def change_class(value: float | None) -> str:

@@ -1,4 +1,5 @@
-"""Cells many rows share, memoised by language: a date as the pages write it, a country's flag and name."""
+"""Cells many rows share, memoised by language: a date as the pages write it, a country's flag and name, a
+rating or a change."""
 
 from datetime import date, timedelta
 
@@ -9,7 +10,7 @@ from django.utils.html import format_html
 from django_countries.fields import Country
 
 from lib.tables import country_label
-from players.formatting import day
+from players.formatting import MINUS, day, decimal, signed
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr"])
@@ -47,3 +48,11 @@ def test_a_country_with_its_own_flag_url_is_labelled_with_it():
 
     assert country_label(custom) == plain_label(custom)
     assert "https://flags.example/de.png" in country_label(custom)
+
+
+def test_a_change_and_a_rating_follow_the_language_they_are_shown_in():
+    assert (signed(12.345), signed(-8.2), decimal(1612.5, 2)) == ("+12.35", f"{MINUS}8.20", "1612.50")
+    with translation.override("de"):
+        assert (signed(12.345), signed(-8.2), decimal(1612.5, 2)) == ("+12,35", f"{MINUS}8,20", "1612,50")
+    assert (signed(12.345), signed(-8.2), decimal(1612.5, 2)) == ("+12.35", f"{MINUS}8.20", "1612.50")
+    assert signed(-0.004) == "0.00"

@@ -67,8 +67,13 @@ def staging_create(model, category_id: int, *, fillfactor: int = 100) -> str:
     `fillfactor` below 100 leaves room in each page for rows updated later,
     which PostgreSQL then rewrites in place when no indexed column changed.
     """
-    parent = model._meta.db_table
-    staging = f"{partition_name(model, category_id)}_next"
+    return table_like(model, f"{partition_name(model, category_id)}_next", fillfactor=fillfactor)
+
+
+def table_like(model, name: str, *, fillfactor: int = 100) -> str:
+    """A new empty table `name` shaped like `model`'s (one of that name is dropped first), numbering its rows
+    from the same sequence; staging_index then gives it the indexes and keys a partition must have."""
+    parent, staging = model._meta.db_table, name
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {staging}")
         cursor.execute(
@@ -181,12 +186,14 @@ def stagings_swap(category_id: int, stagings: list[tuple]) -> None:
     if not stagings:
         return
     swaps_take_turns()
-    _exclusively_locked(sorted({model._meta.db_table for model, _ in stagings}))
+    exclusively_locked(sorted({model._meta.db_table for model, _ in stagings}))
     for model, staging in stagings:
         staging_swap(model, category_id, staging)
 
 
-def _exclusively_locked(tables: list[str]) -> None:
+def exclusively_locked(tables: list[str]) -> None:
+    """Lock `tables` for this transaction against every other use (to drop or swap their partitions), asking
+    briefly and stepping out of the line while readers are at them (SWAP_LOCK_TIMEOUT_MS)."""
     statement = f"LOCK TABLE {', '.join(connection.ops.quote_name(table) for table in tables)} IN ACCESS EXCLUSIVE MODE"
     for pause in SWAP_LOCK_PAUSES:
         try:

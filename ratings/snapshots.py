@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from lib.bulk import insert_rows
 from players.models import Player, Suspension
-from ratings.category_tables import exclusively_locked, staging_index, swaps_tables, table_like
+from ratings.category_tables import elsewhere, exclusively_locked, staging_index, swaps_tables, table_like
 from ratings.jobs import snapshot_tidy_enqueue
 from ratings.models import Category, CurrentRating, RankingSnapshot, RatingEntry, Ruleset, SnapshotRating
 from ratings.selectors.history import history_last_seq
@@ -87,34 +87,53 @@ def month_end_snapshots_write(*, categories) -> int:
 def ranking_snapshots(*, category: Category, dates: list[date], tidy_later: bool = False) -> dict[date, int]:
     """date -> id of the snapshot of the category's list on that date, each written first when missing.
 
-    `tidy_later`, for a visitor's request: the statistics of the last list
-    written and dropping the lists it replaced are left to a job
+    On PostgreSQL, outside a transaction (a page, a job), two lists or more
+    are written side by side: the last in this transaction, the others one
+    after the other in a transaction on a connection of their own. A new past
+    date needs its own list and the month end's before it (its movement); at
+    a million matches each takes about 0.65 s, one core's work.
+
+    `tidy_later`, for a visitor's request: the statistics of the lists written
+    and dropping the lists they replaced are left to a job
     (ratings.jobs.snapshot_tidy_enqueue) instead of delaying the page. A list
-    that another one is written from in the same call gets its statistics at
-    once (without them the next one takes twice as long).
+    that another one is written from in the same transaction gets its
+    statistics at once (without them the next one takes twice as long).
     """
     today = timezone.localdate()
     found = dict(_valid_snapshots(category, today).filter(as_of__in=dates).values_list("as_of", "pk"))
     missing = sorted(set(dates) - set(found))  # earliest first: a later list starts from an earlier one
-    pruned = 0
-    for day in missing:
-        analyze = not tidy_later or day != missing[-1]
-        found[day], deleted = _snapshot_write(category, day, today, analyze=analyze)
-        pruned += deleted
-    if missing and tidy_later:
+    if not missing:
+        return found
+    with transaction.atomic():
+        pruned = _snapshots_prune(category, today, room=len(missing))
+    *others, last = missing
+    if others and swaps_tables() and not connection.in_atomic_block:
+        beside = elsewhere(_snapshots_write, category, others, today, last_analyzed=not tidy_later)
+        try:
+            found[last] = _snapshot_write(category, last, today, analyze=not tidy_later)
+        finally:
+            found |= beside.result()  # waits for them; raises what failed there
+    else:
+        found |= _snapshots_write(category, missing, today, last_analyzed=not tidy_later)
+    if tidy_later:
         snapshot_tidy_enqueue()
     elif pruned:
         snapshot_rows_tidy()
     return found
 
 
-def _snapshot_write(category: Category, as_of: date, today: date, *, analyze: bool) -> tuple[int, int]:
-    """(the new snapshot's id, how many older ones were deleted to make room)."""
+def _snapshots_write(category: Category, days: list[date], today: date, *, last_analyzed: bool) -> dict[date, int]:
+    """Write the lists of `days` (earliest first) one after the other: each with the statistics the next one
+    is written from, the last with its own only if `last_analyzed`."""
+    return {day: _snapshot_write(category, day, today, analyze=last_analyzed or day != days[-1]) for day in days}
+
+
+def _snapshot_write(category: Category, as_of: date, today: date, *, analyze: bool) -> int:
+    """The id of the snapshot of the category's list on `as_of`, written now."""
     key = {"category": category, "as_of": as_of, "history_version": category.history_version, "built_on": today}
     try:
         with transaction.atomic():
             snapshot = RankingSnapshot.objects.create(**key)
-            pruned = _snapshots_prune(category, today)
             table = _rows_table_create(snapshot.pk)
             if category.ruleset in (Ruleset.VEKN, Ruleset.DERIVED):
                 rows = ranking_rows(category=category, as_of=as_of)
@@ -126,8 +145,8 @@ def _snapshot_write(category: Category, as_of: date, today: date, *, analyze: bo
                 _elo_snapshot_insert(snapshot.pk, table, category, as_of, earlier.order_by("-as_of").first())
             _rows_table_attach(snapshot.pk, table, analyze=analyze)
     except IntegrityError:  # written meanwhile by another request: the unique key waited for it to commit
-        return RankingSnapshot.objects.get(**key).pk, 0
-    return snapshot.pk, pruned
+        return RankingSnapshot.objects.get(**key).pk
+    return snapshot.pk
 
 
 # A snapshot's rows: on PostgreSQL a partition of their own -------------------------------------------------
@@ -181,78 +200,87 @@ def _elo_snapshot_insert(
 ) -> None:
     last_seq = history_last_seq(category, as_of)
     if base is not None:
-        standings, params = _standings_from_snapshot(
-            category, base.pk, history_last_seq(category, base.as_of), last_seq
-        )
+        standings = _standings_from_snapshot(category, base.pk, history_last_seq(category, base.as_of), last_seq)
     else:
         total = RatingEntry.objects.filter(category=category).aggregate(last=Max("seq"))["last"] or 0
         if total - last_seq < last_seq:
-            standings, params = _standings_from_today(category, last_seq)
+            standings = _standings_from_today(category, last_seq)
         else:
-            standings, params = _last_entries(category, 0, last_seq)
-    _ranked_insert(snapshot_id, table, category, as_of, standings, params)
+            standings = _last_entries(category, 0, last_seq)
+    _ranked_insert(snapshot_id, table, category, as_of, standings)
 
 
-def _last_entries(category: Category, after: int, up_to: int) -> tuple[str, list]:
+def _last_entries(category: Category, after: int, up_to: int) -> str:
     """The last history row of each participant who played in (after, up_to] (seqs): (participant_id, rating,
-    matches, last_played). Each row is read by its key in the participant index: joined instead, PostgreSQL
-    misjudged the sizes and read the whole history."""
-    row = f"FROM {_HISTORY} e WHERE e.category_id = %s AND e.participant_id = last.participant_id AND e.seq = last.seq"
-    sql = f"""
-        SELECT last.participant_id, (SELECT e.rating_after {row}) AS rating, (SELECT e.matches {row}) AS matches,
-               (SELECT e.event_date {row}) AS last_played
-        FROM (
-            SELECT participant_id, MAX(seq) AS seq FROM {_HISTORY}
-            WHERE category_id = %s AND seq > %s AND seq <= %s GROUP BY participant_id
-        ) last
-    """
-    return sql, [category.pk, category.pk, category.pk, category.pk, after, up_to]
+    matches, last_played)."""
+    c = int(category.pk)
+    last = f"""(
+        SELECT participant_id, MAX(seq) AS seq FROM {_HISTORY}
+        WHERE category_id = {c} AND seq > {int(after)} AND seq <= {int(up_to)} GROUP BY participant_id
+    )"""
+    return _one_row_each(last, f"x.category_id = {c} AND x.participant_id = p.participant_id AND x.seq = p.seq")
 
 
-def _standings_from_snapshot(category: Category, snapshot_id: int, base_seq: int, last_seq: int) -> tuple[str, list]:
+def _standings_from_snapshot(category: Category, snapshot_id: int, base_seq: int, last_seq: int) -> str:
     """An earlier snapshot's standings, replaced by the last rows of those who played since (up to `last_seq`)."""
-    changed, params = _last_entries(category, base_seq, last_seq)
-    sql = f"""
-        {changed}
+    return f"""
+        WITH changed AS ({_last_entries(category, base_seq, last_seq)})
+        SELECT participant_id, rating, matches, last_played FROM changed
         UNION ALL
         SELECT participant_id, rating, matches, last_played FROM {_ROWS} b
-        WHERE snapshot_id = %s AND NOT EXISTS (
-            SELECT 1 FROM {_HISTORY} h
-            WHERE h.category_id = %s AND h.participant_id = b.participant_id AND h.seq > %s AND h.seq <= %s
-        )
+        WHERE snapshot_id = {int(snapshot_id)}
+        AND NOT EXISTS (SELECT 1 FROM changed WHERE changed.participant_id = b.participant_id)
     """
-    return sql, [*params, snapshot_id, category.pk, base_seq, last_seq]
 
 
-def _standings_from_today(category: Category, last_seq: int) -> tuple[str, list]:
+def _standings_from_today(category: Category, last_seq: int) -> str:
     """Today's standings, except for those who played after `last_seq`: their last row up to it.
 
     Today's list holds everyone's last history row, so only those who played
-    since the date are looked up, each through the participant index (those
-    who had not played by then have no row up to it and drop out).
+    since the date are looked up (those who had not played by then have no
+    row up to it and drop out). The history since is read once: PostgreSQL
+    keeps the result of a WITH query used twice.
     """
-    up_to_date = f"""
-        FROM {_HISTORY} x WHERE x.category_id = %s AND x.participant_id = later.participant_id AND x.seq <= %s
-        ORDER BY x.seq DESC LIMIT 1
-    """
-    sql = f"""
+    c, last = int(category.pk), int(last_seq)
+    up_to_date = f"x.category_id = {c} AND x.participant_id = p.participant_id AND x.seq <= {last} ORDER BY x.seq DESC"
+    return f"""
+        WITH later AS (SELECT DISTINCT participant_id FROM {_HISTORY} WHERE category_id = {c} AND seq > {last})
         SELECT participant_id, rating, matches, last_played FROM {_CURRENT} c
-        WHERE category_id = %s AND NOT EXISTS (
-            SELECT 1 FROM {_HISTORY} h WHERE h.category_id = %s AND h.participant_id = c.participant_id AND h.seq > %s
-        )
+        WHERE category_id = {c} AND NOT EXISTS (SELECT 1 FROM later WHERE later.participant_id = c.participant_id)
         UNION ALL
-        SELECT participant_id, rating, matches, last_played FROM (
-            SELECT later.participant_id, (SELECT x.rating_after {up_to_date}) AS rating,
-                   (SELECT x.matches {up_to_date}) AS matches, (SELECT x.event_date {up_to_date}) AS last_played
-            FROM (SELECT DISTINCT participant_id FROM {_HISTORY} WHERE category_id = %s AND seq > %s) later
-        ) looked_up
+        {_one_row_each("later", up_to_date)}
+    """
+
+
+def _one_row_each(participants: str, row: str) -> str:
+    """(participant_id, rating, matches, last_played) of each participant of `participants` (a table or a
+    subquery, `p` in `row`) that has a history row `row` finds (conditions on `x` and an order; the first
+    found), read through the participant index: joined instead, PostgreSQL misjudged the sizes and read the
+    whole history.
+
+    PostgreSQL reads that row once (LATERAL), where it read it once for each
+    column and once more to leave out those without one; SQLite, which has no
+    LATERAL, still does.
+    """
+    if connection.vendor == "postgresql":
+        return f"""
+            SELECT p.participant_id, x.rating_after AS rating, x.matches, x.event_date AS last_played
+            FROM {participants} p CROSS JOIN LATERAL (
+                SELECT x.rating_after, x.matches, x.event_date FROM {_HISTORY} x WHERE {row} LIMIT 1
+            ) x
+        """
+    columns = ", ".join(
+        f"(SELECT x.{column} FROM {_HISTORY} x WHERE {row} LIMIT 1) AS {name}"
+        for column, name in (("rating_after", "rating"), ("matches", "matches"), ("event_date", "last_played"))
+    )
+    return f"""
+        SELECT participant_id, rating, matches, last_played
+        FROM (SELECT p.participant_id, {columns} FROM {participants} p) looked_up
         WHERE rating IS NOT NULL
     """
-    pk = category.pk
-    return sql, [pk, pk, last_seq, pk, last_seq, pk, last_seq, pk, last_seq, pk, last_seq]
 
 
-def _ranked_insert(snapshot_id: int, table: str, category: Category, as_of: date, standings: str, params: list) -> None:
+def _ranked_insert(snapshot_id: int, table: str, category: Category, as_of: date, standings: str) -> None:
     """Write the standings (participant_id, rating, matches, last_played) into `table` as the snapshot's rows,
     ranked.
 
@@ -313,7 +341,7 @@ def _ranked_insert(snapshot_id: int, table: str, category: Category, as_of: date
                 LEFT JOIN {_CURRENT} c ON c.category_id = %s AND c.participant_id = s.participant_id
             ) listed
             """,
-            [snapshot_id, category.provisional_until, category.ranked_after, as_of, as_of, *params, category.pk],
+            [snapshot_id, category.provisional_until, category.ranked_after, as_of, as_of, category.pk],
         )
         if tuned:
             cursor.execute("SET LOCAL work_mem TO DEFAULT")
@@ -353,9 +381,10 @@ def _positioned(snapshot_id: int, category: Category, rows: list[RankingRow]):
 # Clean-up -------------------------------------------------------------------------------------------------
 
 
-def _snapshots_prune(category: Category, today: date) -> int:
+def _snapshots_prune(category: Category, today: date, *, room: int) -> int:
     """Delete the snapshots no page asks for any more (another version, another day, a deleted category),
-    and this category's oldest beyond SNAPSHOTS_KEPT, official lists' aside; returns how many went.
+    and this category's oldest beyond SNAPSHOTS_KEPT with `room` more to come, official lists' aside;
+    returns how many went.
 
     Their rows go with them, except on PostgreSQL: there each one's partition
     is dropped after this transaction (snapshot_rows_tidy), since dropping one
@@ -372,7 +401,7 @@ def _snapshots_prune(category: Category, today: date) -> int:
         if built_on != today or versions.get(category_id) != version
     ]
     kept = prunable.filter(category=category).exclude(pk__in=gone).order_by("-pk")
-    gone += kept.values_list("pk", flat=True)[SNAPSHOTS_KEPT:]
+    gone += kept.values_list("pk", flat=True)[max(SNAPSHOTS_KEPT - room, 0) :]
     if not gone:
         return 0
     if not swaps_tables():

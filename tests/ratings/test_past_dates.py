@@ -9,12 +9,14 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
+from ratings import snapshots
+from ratings.category_tables import elsewhere
 from ratings.models import Category, RankingSnapshot, SnapshotRating
 from ratings.services.runs import recompute_enqueue
 from ratings.snapshots import end_of_previous_month, ranking_snapshots, snapshot_rows_tidy
@@ -123,8 +125,9 @@ def test_a_new_past_date_leaves_the_tidying_to_a_job(two_months_rated):  # noqa:
         assert ranking(Client(), first).status_code == 200
     said = [query["sql"].lstrip().split()[0].upper() for query in queries]
     assert "VACUUM" not in said
-    if connection.vendor == "postgresql":
-        assert said.count("ANALYZE") == 1  # the month end's, which the date's list was written from; not the date's
+    # On PostgreSQL the month end's list and the date's are written side by side, neither from the other; on
+    # SQLite, one after the other, and nothing to analyse.
+    assert "ANALYZE" not in said
     waiting = DBTaskResult.objects.filter(task_path="ratings.tasks.snapshot_tidy_task", status="READY")
     assert waiting.count() == 1
     assert ranking(Client(), second).status_code == 200
@@ -170,3 +173,49 @@ def test_on_postgresql_each_past_list_is_a_table_of_its_own_dropped_once_no_page
     RankingSnapshot.objects.all().delete()
     snapshot_rows_tidy()
     assert not snapshot_partitions()
+
+
+@pytest.mark.django_db(transaction=True)  # side by side only outside a transaction, on connections of their own
+def test_on_postgresql_a_date_and_its_month_end_written_side_by_side_are_those_written_one_after_the_other(
+    two_months_rated,  # noqa: F811
+    monkeypatch,
+):
+    if connection.vendor != "postgresql":
+        pytest.skip("lists are written side by side on PostgreSQL only")
+    constructed = Category.objects.get(slug="constructed")
+    day = TODAY - timedelta(days=1)
+    dates = [day, end_of_previous_month(day)]
+    beside = []
+    monkeypatch.setattr(
+        snapshots, "elsewhere", lambda *args, **kwargs: beside.append(args) or elsewhere(*args, **kwargs)
+    )
+
+    def lists(found: dict) -> dict:
+        fields = [
+            "participant_id",
+            "rating",
+            "ranked",
+            "world_rank",
+            "country_rank",
+            "world_position",
+            "region_position",
+        ]
+        return {
+            as_of: list(
+                SnapshotRating.objects.filter(snapshot=pk).order_by("ranked", "world_position").values_list(*fields)
+            )
+            for as_of, pk in found.items()
+        }
+
+    side_by_side = lists(ranking_snapshots(category=constructed, dates=dates))
+    assert len(beside) == 1
+    RankingSnapshot.objects.all().delete()
+    snapshot_rows_tidy()
+    with transaction.atomic():
+        one_after_the_other = lists(ranking_snapshots(category=constructed, dates=dates))
+
+    assert len(beside) == 1  # not side by side inside a transaction
+    assert side_by_side == one_after_the_other
+    assert side_by_side[dates[0]] != side_by_side[dates[1]] and all(side_by_side.values())
+    RankingSnapshot.objects.all().delete()
+    snapshot_rows_tidy()

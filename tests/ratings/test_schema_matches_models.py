@@ -12,7 +12,7 @@ is also compared whole with the one Django would make from the declaration
 (its expressions, operator classes, method, order and condition).
 
 On PostgreSQL the history and today's lists are partitioned by category
-(ratings migrations 0011, 0012, 0015): the parent table's indexes are what
+(ratings migrations 0011, 0012, 0015), the past dates' lists by snapshot (0024): the parent table's indexes are what
 Django's state describes, and each partition holds one attached to each of
 them. Some indexes live on the partitions only, on purpose (see
 test_on_postgresql_each_partition_has_its_parents_indexes_and_its_own_on_purpose).
@@ -23,6 +23,7 @@ purpose (DECLARED_NOT_MADE).
 """
 
 import re
+from datetime import date
 
 import pytest
 from django.apps import apps
@@ -30,7 +31,8 @@ from django.db import connection, models, transaction
 
 from lib.bulk import table_indexes
 from ratings import category_tables
-from ratings.models import Category
+from ratings.models import Category, SnapshotRating
+from ratings.snapshots import ranking_snapshots
 
 APPS = ["players", "events", "ratings", "corrections", "accounts"]
 
@@ -258,19 +260,28 @@ def test_on_postgresql_each_partition_has_its_parents_indexes_and_its_own_on_pur
 
     A category's own partition (swapped in by a full recompute) has category_tables.OWN_INDEXES; the
     default partition, which holds the categories not swapped in yet, has the history's indexes led by the
-    category, as SQLite's plain table has them (ratings migration 0016).
+    category, as SQLite's plain table has them (ratings migration 0016). A past date's list is a partition
+    of the snapshot rows of its own (ratings migration 0024) with nothing but the parent's indexes.
     """
     category = Category.objects.order_by("pk").first()
     with connection.cursor() as cursor:
-        partitioned = [model for model in own_models() if partition_key(cursor, model._meta.db_table)]
+        keys = {model: partition_key(cursor, model._meta.db_table) for model in own_models()}
+    partitioned = [model for model, key in keys.items() if key == ["category_id"]]
     assert {model._meta.db_table for model in partitioned} >= {"ratings_ratingentry", "ratings_currentrating"}
+    assert [model for model, key in keys.items() if key and model not in partitioned] == [SnapshotRating]
     for model in partitioned:  # a category's own partition, empty, as a full recompute swaps one in
         staging = category_tables.staging_create(model, category.pk)
         category_tables.staging_index(model, staging)
         category_tables.staging_swap(model, category.pk, staging)
 
+    # A past date's list: its own partition (ratings.snapshots), holding only the parent's indexes.
+    snapshot = ranking_snapshots(category=category, dates=[date(2020, 1, 31)])[date(2020, 1, 31)]
     problems = []
     with connection.cursor() as cursor:
+        parents = {name for name, _, _ in table_indexes(cursor, SnapshotRating._meta.db_table)}
+        attached, own = partition_indexes(cursor, f"{SnapshotRating._meta.db_table}_s{snapshot}")
+        if attached != parents or own:
+            problems.append(f"snapshot {snapshot}: indexes attached to {sorted(attached)} and own {sorted(own)}")
         for model in partitioned:
             parent = model._meta.db_table
             parents = {name for name, _, _ in table_indexes(cursor, parent)}

@@ -9,10 +9,9 @@ like a page of today's list.
 An Elo list is written by one INSERT ... SELECT: standings, names and places
 (from today's list, which holds everyone ever rated in the category), ranks
 and positions by window functions. The standings come from the cheapest
-source at hand: an earlier snapshot of the same day plus the history between
-(the end of the month before a date is always written first: its ranks are
-the movement column), else today's list less what was played after the date,
-else the history up to the date, whichever reads fewer history rows. V:EKN
+source at hand: the nearest earlier snapshot of the same day plus the history
+between, else today's list less what was played after the date, else the
+history up to the date, whichever reads fewer history rows. V:EKN
 points leave their window with the days and derived lists follow their
 components: those are computed whole, as `ranking_rows` has them.
 

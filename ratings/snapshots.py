@@ -183,9 +183,11 @@ def _rows_table_attach(snapshot_id: int, table: str, *, analyze: bool) -> None:
         cursor.execute(f"ALTER TABLE {_ROWS} ATTACH PARTITION {table} FOR VALUES IN ({int(snapshot_id)})")
         if analyze:
             # Statistics of the new list: a search reads its matches by participant, and without statistics
-            # of that column PostgreSQL expects half the list to match and reads all of it (15 ms instead of 4);
-            # the next list written from this one reads it whole, and plans that read better knowing its size.
-            cursor.execute(f"ANALYZE {table} (participant_id)")
+            # of that column PostgreSQL expects half the list to match and reads all of it (15 ms instead of 4).
+            # The next list written from this one reads it whole by its snapshot: without statistics of that
+            # column PostgreSQL expects a two-hundredth of it and names it row by row (6.1 s instead of 5.6 s
+            # for a list of 430,000 rows).
+            cursor.execute(f"ANALYZE {table} (snapshot_id, participant_id)")
 
 
 # Elo lists, in the database ------------------------------------------------------------------------------

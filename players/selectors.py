@@ -83,18 +83,36 @@ def player_by_number(*, number: str) -> Player | None:
 
 
 def participant_names(*, participant_ids) -> dict[int, NamedParticipant]:
-    """participant id -> its name and page, for pages that name hundreds of players or teams at once."""
-    rows = (
-        Participant.objects.filter(any_of("pk", participant_ids))
+    """participant id -> its name and page, for pages that name hundreds of players or teams at once.
+
+    Read from the players first, then the teams for those left, rather than
+    through the participants joined to both: a big event's 900 players take
+    one probe each instead of three (6.7 -> 3.3 ms at a million players).
+    """
+    wanted = set(participant_ids)
+    if not wanted:
+        return {}
+    named = {
+        pk: NamedParticipant(pk, Participant.Kind.PLAYER, name, number)
+        for pk, name, number in Player.objects.filter(any_of("participant_id", wanted))
         .order_by()
-        .values_list("pk", "kind", "player__name", "player__membership_number", "team__name", "team__member_key")
-    )
-    return {
-        pk: NamedParticipant(pk, kind, player_name, number)
-        if kind == Participant.Kind.PLAYER
-        else NamedParticipant(pk, kind, team_label(team_name or "", member_key or ""))
-        for pk, kind, player_name, number, team_name, member_key in rows
+        .values_list("participant_id", "name", "membership_number")
     }
+    left = wanted - named.keys()
+    if left:
+        named |= {
+            pk: NamedParticipant(pk, Participant.Kind.TEAM, team_label(name, member_key))
+            for pk, name, member_key in Team.objects.filter(any_of("participant_id", left))
+            .order_by()
+            .values_list("participant_id", "name", "member_key")
+        }
+        left -= named.keys()
+    if left:  # neither a player nor a team (yet): named by its number, as pages name a missing side
+        named |= {
+            pk: NamedParticipant(pk, kind, "")
+            for pk, kind in Participant.objects.filter(any_of("pk", left)).values_list("pk", "kind")
+        }
+    return named
 
 
 # Teams --------------------------------------------------------------------------------

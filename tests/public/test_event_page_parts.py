@@ -20,7 +20,7 @@ def test_participants_are_named_and_linked_as_their_models_are(rated_default_bun
     participants = list(Participant.objects.select_related("player", "team"))
     links = ParticipantLinks()
 
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):  # the players, then the teams among the rest
         names = participant_names(participant_ids=[participant.pk for participant in participants])
 
     assert len(names) == len(participants) > 0
@@ -29,6 +29,15 @@ def test_participants_are_named_and_linked_as_their_models_are(rated_default_bun
     team = names[unnamed_team.participant_id]
     assert team.name == unnamed_team.member_key.replace(" ", " / ")
     assert participant_names(participant_ids=[]) == {}
+
+
+def test_a_side_that_is_neither_a_player_nor_a_team_is_still_named(db, django_assert_num_queries):
+    bare = Participant.objects.create(kind=Participant.Kind.PLAYER)
+
+    with django_assert_num_queries(3):
+        names = participant_names(participant_ids=[bare.pk])
+
+    assert names[bare.pk].pk == bare.pk and names[bare.pk].name == ""
 
 
 def test_the_event_page_names_each_side_of_its_matches(rated_default_bundle, client):

@@ -16,7 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from ratings.models import Category, RankingSnapshot, SnapshotRating
+from ratings.selectors import rankings
 from ratings.selectors.lists import ranking_list, ranking_rows
+from ratings.selectors.rankings import SORTED_WHOLE_UP_TO
 from ratings.snapshots import SNAPSHOTS_KEPT, end_of_previous_month, ranking_snapshots
 from tests.bundles import Bundle
 from tests.worlds import bundle_rated
@@ -135,6 +137,22 @@ def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, ti
     assert sorted((row.display_id, row.rank, row.rating, row.matches) for row in shown) == sorted(everyone)
     values = [getattr(row, field) for row in shown]
     assert values == sorted(values, reverse=sort.startswith("-"))
+
+
+@pytest.mark.parametrize("sort", ["", "name", "-name", "-rank", "rating", "-matches"])
+@pytest.mark.parametrize("sorted_whole_up_to", [0, SORTED_WHOLE_UP_TO], ids=["walked", "sorted whole"])
+def test_a_search_finding_everyone_pages_through_the_list_as_the_list_does(
+    client, tied_constructed, sort, sorted_whole_up_to, monkeypatch
+):
+    """A search's matches are read along the list's order, or, when they are few, found whole and sorted
+    (rankings.SORTED_WHOLE_UP_TO): the same pages either way, ties across page boundaries included."""
+    monkeypatch.setattr(rankings, "SORTED_WHOLE_UP_TO", sorted_whole_up_to)
+    rows = len(expected(tied_constructed, ranked=True))
+
+    searched = every_page(client, {"q": "player", "sort": sort}, rows)
+
+    assert searched == every_page(client, {"sort": sort}, rows)
+    assert len(searched) > 1 and all(searched)
 
 
 def test_a_page_past_the_end_shows_the_last_page(client, tied_constructed):

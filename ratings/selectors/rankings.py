@@ -206,7 +206,8 @@ def _not_by_index(model, field: str) -> OrderBy:
     the rows are found first and sorted after. Only a list's first sort key needs it: a number plus
     nothing, a text followed by nothing, is itself."""
     name = field.removeprefix("-")
-    if model._meta.get_field(name).get_internal_type() in ("CharField", "TextField"):
+    model_field = model._meta.pk if name == "pk" else model._meta.get_field(name)
+    if model_field.get_internal_type() in ("CharField", "TextField"):
         expression = Concat(F(name), Value(""), output_field=CharField())
     else:
         expression = F(name) + 0

@@ -8,6 +8,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from lib.bulk import chunked
+from lib.lookups import any_of
 from players import geography
 from players.models import Player, Team
 from players.selectors import suspended_participants
@@ -187,12 +188,12 @@ def participant_identities(category: Category, participants) -> dict[int, tuple[
     chunks = [None] if len(wanted) > WHOLE_TABLE_ABOVE else chunked(sorted(wanted), 10_000)
     for chunk in chunks:
         if category.team_size > 1:
-            teams = Team.objects.all() if chunk is None else Team.objects.filter(participant_id__in=chunk)
+            teams = Team.objects.all() if chunk is None else Team.objects.filter(any_of("participant_id", chunk))
             for team in teams:
                 if team.participant_id in wanted:
                     found[team.participant_id] = (team.member_key.replace(" ", "+"), str(team), "", "")
         else:
-            players = Player.objects.all() if chunk is None else Player.objects.filter(participant_id__in=chunk)
+            players = Player.objects.all() if chunk is None else Player.objects.filter(any_of("participant_id", chunk))
             for participant, number, name, country, region in players.values_list(
                 "participant_id", "membership_number", "name", "country", "region"
             ).iterator(chunk_size=10_000):

@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from lib.bulk import chunked, insert_rows
+from lib.lookups import any_of
 from players import geography
 from ratings import category_tables
 from ratings.models import Category, CurrentRank, CurrentRating, Ruleset
@@ -188,9 +189,9 @@ def current_ratings_update(
     before = _standings_of(category, participants, as_of=end_of_last_month) if since <= end_of_last_month else None
     stored = {}
     for chunk in chunked(sorted(participants), 5000):
-        for row_id, *values in CurrentRating.objects.filter(category=category, participant__in=chunk).values_list(
-            "id", *CURRENT_FIELDS
-        ):
+        for row_id, *values in CurrentRating.objects.filter(
+            any_of("participant_id", chunk), category=category
+        ).values_list("id", *CURRENT_FIELDS):
             stored[values[1]] = (row_id, tuple(values))
     identities = participant_identities(category, set(now))
     rows, replaced = [], []
@@ -223,7 +224,7 @@ def current_ratings_update(
     if not rows and not gone:
         return  # no row differs, so no rank moves: the recount (the whole list ranked again) is spared
     for chunk in chunked(replaced + list(gone.values()), 5000):
-        CurrentRating.objects.filter(category=category, pk__in=chunk).delete()
+        CurrentRating.objects.filter(any_of("pk", chunk), category=category).delete()
     _current_ranks_replace(category, list(gone), [])
     insert_rows(CurrentRating, CURRENT_FIELDS, rows)
     current_ranks_recount(category=category, previous=before is not None)
@@ -250,7 +251,7 @@ def _derived_standings_from_lists(category: Category, participants: set[int], *,
     components = list(Category.objects.filter(slug__in=category.component_list))
     rating, ranked = ("previous_rating", "previous_ranked") if previous else ("rating", "ranked")
     parts: dict[int, list] = {participant: [] for participant in participants}
-    rows = CurrentRating.objects.filter(category__in=components, participant__in=participants).values_list(
+    rows = CurrentRating.objects.filter(any_of("participant_id", participants), category__in=components).values_list(
         "participant_id", rating, "matches", ranked, "last_played"
     )
     for participant, value, matches, is_ranked, last_played in rows:
@@ -318,7 +319,7 @@ def current_ranks_recount(*, category: Category, previous: bool = False) -> int:
 def _current_ranks_replace(category: Category, participants: list[int], ranks: list[tuple]) -> None:
     """Replace the CurrentRank rows of `participants` with `ranks` (RANK_FIELDS; none for the unranked)."""
     for chunk in chunked(participants, 5000):
-        CurrentRank.objects.filter(category=category, participant__in=chunk).delete()
+        CurrentRank.objects.filter(any_of("participant_id", chunk), category=category).delete()
     insert_rows(CurrentRank, RANK_FIELDS, ranks)
 
 

@@ -4,6 +4,7 @@ import functools
 import re
 from datetime import date
 
+from django.conf import settings
 from django.utils import dateformat, formats
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -39,12 +40,12 @@ def _localized(number: str) -> str:
     changes, most of them more than once, and number_format costs microseconds
     each (the language's formats looked up every time).
     """
-    return _localized_in(get_language(), number)
+    return _localized_in(get_language(), settings.USE_THOUSAND_SEPARATOR, number)
 
 
 @functools.lru_cache(maxsize=8192)
-def _localized_in(language: str | None, number: str) -> str:
-    return formats.number_format(number)  # `language` is the active one: number_format reads it
+def _localized_in(language: str | None, grouped: bool, number: str) -> str:
+    return formats.number_format(number)  # `language` and `grouped` are what number_format reads now
 
 
 def change_class(value: float | None) -> str:

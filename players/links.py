@@ -85,6 +85,8 @@ class ParticipantLinks:
 
     def __call__(self, participant: Participant | NamedParticipant | None, missing: str = "—") -> SafeString | str:
         if isinstance(participant, NamedParticipant):
+            if not (participant.name or participant.membership_number):  # neither a player nor a team
+                return missing
             if participant.kind == Participant.Kind.PLAYER:
                 url = self.player_url(participant.membership_number)
             else:

@@ -107,7 +107,7 @@ def participant_names(*, participant_ids) -> dict[int, NamedParticipant]:
             .values_list("participant_id", "name", "member_key")
         }
         left -= named.keys()
-    if left:  # neither a player nor a team (yet): named by its number, as pages name a missing side
+    if left:  # neither a player nor a team: nameless, which ParticipantLinks shows as a missing side
         named |= {
             pk: NamedParticipant(pk, kind, "")
             for pk, kind in Participant.objects.filter(any_of("pk", left)).values_list("pk", "kind")

@@ -56,3 +56,9 @@ def test_a_change_and_a_rating_follow_the_language_they_are_shown_in():
         assert (signed(12.345), signed(-8.2), decimal(1612.5, 2)) == ("+12,35", f"{MINUS}8,20", "1612,50")
     assert (signed(12.345), signed(-8.2), decimal(1612.5, 2)) == ("+12.35", f"{MINUS}8.20", "1612.50")
     assert signed(-0.004) == "0.00"
+
+
+def test_a_rating_is_grouped_in_thousands_where_the_site_says_so(settings):
+    assert decimal(1612.5, 2) == "1612.50"
+    settings.USE_THOUSAND_SEPARATOR = True
+    assert decimal(1612.5, 2) == "1,612.50"

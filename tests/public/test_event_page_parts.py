@@ -37,7 +37,8 @@ def test_a_side_that_is_neither_a_player_nor_a_team_is_still_named(db, django_as
     with django_assert_num_queries(3):
         names = participant_names(participant_ids=[bare.pk])
 
-    assert names[bare.pk].pk == bare.pk and names[bare.pk].name == ""
+    assert names[bare.pk].pk == bare.pk
+    assert ParticipantLinks()(names[bare.pk]) == participant_link(bare) == "—"  # a missing side, as the model's
 
 
 def test_the_event_page_names_each_side_of_its_matches(rated_default_bundle, client):

@@ -1,6 +1,7 @@
 """Lookups Django lacks."""
 
 from django.core.exceptions import EmptyResultSet
+from django.db import connection
 from django.db.models import F
 from django.db.models.lookups import In
 
@@ -21,6 +22,14 @@ class AnyOf(In):
             raise EmptyResultSet
         lhs, lhs_params = self.process_lhs(compiler, connection)
         return f"{lhs} = ANY(%s)", (*lhs_params, values)
+
+
+def sql_any_of(column: str, values: list) -> tuple[str, list]:
+    """`column` is one of `values`, as raw SQL and its parameters: one array on PostgreSQL (as AnyOf), an IN
+    list elsewhere. `values` must not be empty."""
+    if connection.vendor == "postgresql":
+        return f"{column} = ANY(%s)", [list(values)]
+    return f"{column} IN ({', '.join(['%s'] * len(values))})", list(values)
 
 
 def any_of(field: str, values) -> AnyOf:

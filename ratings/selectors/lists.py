@@ -13,7 +13,7 @@ from players import geography
 from players.models import Player, Team
 from players.selectors import suspended_participants
 from ratings.engine import competition_ranks, vekn_is_active, vekn_rating
-from ratings.models import Category, EventScore, RatingEntry, Ruleset
+from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,14 +68,19 @@ def rank_levels(rows: list[RankingRow]) -> None:
                 setattr(row, f"{level}_rank", rank)
 
 
-def rank_sql(level: str, *, rating: str = "rating", ranked: str = "ranked", collate: str = "") -> str:
+def rank_sql(level: str, *, rating: str = "rating", ranked: str | None = "ranked", collate: str = "") -> str:
     """rank_levels in SQL: a row's competition rank at `level` (the column holding its place there) as a
     window over the rows of a list, NULL when the row is unranked or its place blank.
 
     `rating` and `ranked` name the columns (a list's previous ones, say; a
-    ranked row always has its rating). `collate`, e.g. ' COLLATE "C"', groups
-    places by another collation: byte order spares PostgreSQL the locale's.
+    ranked row always has its rating); `ranked` None: the window's rows are
+    the ranked ones only (one sort key less). `collate`, e.g. ' COLLATE "C"',
+    groups places by another collation: byte order spares PostgreSQL the locale's.
     """
+    if ranked is None:
+        if level == "world":
+            return f"RANK() OVER (ORDER BY {rating} DESC)"
+        return f"CASE WHEN {level} <> '' THEN RANK() OVER (PARTITION BY {level}{collate} ORDER BY {rating} DESC) END"
     if level == "world":
         return f"CASE WHEN {ranked} THEN RANK() OVER (PARTITION BY {ranked} ORDER BY {rating} DESC) END"
     ranks = f"RANK() OVER (PARTITION BY {ranked}, {level}{collate} ORDER BY {rating} DESC)"
@@ -174,6 +179,21 @@ def category_standings(*, category: Category, as_of: date | None = None) -> dict
     if category.ruleset == Ruleset.VEKN:
         return _vekn_standings(category, as_of)
     return elo_standings(category, as_of)
+
+
+def list_built_on(category: Category) -> date | None:
+    """The day today's list of `category` was built; None when it has no rows.
+
+    A rebuild writes the whole list at once, so one row tells the age of all: one read along the list's
+    index (in the model's order, with its join to the categories, it sorted the whole list: 30-50 ms at
+    100,000 players, paid by every correction).
+    """
+    return (
+        CurrentRating.objects.filter(category=category)
+        .order_by("ranked", "-rating")
+        .values_list("built_on", flat=True)
+        .first()
+    )
 
 
 WHOLE_TABLE_ABOVE = 20_000

@@ -23,7 +23,7 @@ from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
 from ratings.engine.history import history_rows
-from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
+from ratings.models import Category, EventScore, RatingEntry, Ruleset
 from ratings.selectors.history import (
     FETCH_ROWS,
     category_events,
@@ -32,7 +32,7 @@ from ratings.selectors.history import (
     states_before,
 )
 from ratings.selectors.lists import Standing as RatingStanding
-from ratings.selectors.lists import participant_identities
+from ratings.selectors.lists import list_built_on, participant_identities
 from ratings.services.derived_lists import list_in_sql, list_staged_from_standings
 from ratings.services.lists import (
     current_list_staged,
@@ -276,8 +276,7 @@ def _list_changed(
     incremental = changed is not None and since is not None and category.ruleset != Ruleset.VEKN
     if incremental:
         # Read only here: a full recompute's transaction touches the shared list table first when it swaps.
-        built_on = CurrentRating.objects.filter(category=category).values_list("built_on", flat=True).first()
-        incremental = built_on == today
+        incremental = list_built_on(category) == today
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
     elif not listed:  # `listed`: the caller has written the list already, to swap it in with its history

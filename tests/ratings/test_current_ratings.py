@@ -357,3 +357,38 @@ def test_a_recompute_from_a_date_ranks_ties_together_and_unranks_who_falls_below
     assert not CurrentRating.objects.filter(category=constructed, ranked=False, world_rank__isnull=False).exists()
     assert [(row.participant_id, row.rank) for row in page[0:50]] == [(a, 1), (d, 2)]
     assert_ranks_follow_the_list(constructed)
+
+
+def test_a_player_who_moves_country_and_falls_below_the_threshold_leaves_every_ranked_page(db):
+    today = timezone.localdate()
+    constructed = Category.objects.get(slug="constructed")
+    Category.objects.filter(pk=constructed.pk).update(ranked_after=2)
+    a, b, c = (
+        Player.objects.create(
+            participant=Participant.objects.create(kind=Participant.Kind.PLAYER),
+            membership_number=number, name=f"Player {number}", country="DE",
+        ).participant_id
+        for number in ("A1", "B2", "C3")
+    )  # fmt: skip
+    first, second = (
+        Event.objects.create(
+            name=f"Open {days_ago}", date=today - datetime.timedelta(days=days_ago), format="standard", k=32,
+            player_count=3, status=EventStatus.SUBMITTED,
+        )
+        for days_ago in (10, 5)
+    )  # fmt: skip
+    Match.objects.create(event=first, round=1, participant1_id=a, participant2_id=b, games1=2, games2=0)
+    Match.objects.create(event=first, round=2, participant1_id=a, participant2_id=c, games1=2, games2=0)
+    late = Match.objects.create(event=second, round=1, participant1_id=b, participant2_id=c, games1=2, games2=0)
+    category_recompute(category=constructed)
+    assert CurrentRank.objects.filter(category=constructed, participant_id=b).exists()
+
+    # B's second match is struck out and B moved abroad meanwhile: one match, no longer ranked, anywhere.
+    late.delete()
+    Player.objects.filter(participant_id=b).update(country="FR")
+    category_recompute(category=constructed, since=second.date)
+
+    for filters in (RankingFilters(), RankingFilters(country="DE"), RankingFilters(country="FR")):
+        assert b not in [row.participant_id for row in ranking_page_rows(category=constructed, filters=filters)[0:50]]
+    assert CurrentRating.objects.get(category=constructed, participant_id=b).country == "FR"
+    assert_ranks_follow_the_list(constructed)

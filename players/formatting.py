@@ -124,7 +124,13 @@ def region_name(code: str) -> str:
 
 def percent(value: float, places: int) -> str:
     """A share as a page shows it: 0.6667 -> "66.67%" ("66,67 %" in German)."""
-    return pgettext("a percentage", "%(number)s%%") % {"number": decimal(value * 100, places)}
+    return _percent_pattern(get_language()) % {"number": decimal(value * 100, places)}
+
+
+@functools.lru_cache(maxsize=32)
+def _percent_pattern(language: str | None) -> str:
+    """Looked up once per language: an event's standings show three percentages a row."""
+    return pgettext("a percentage", "%(number)s%%")
 
 
 def plain_number(value) -> str:
@@ -180,4 +186,4 @@ def listed(items: list) -> str:
 
 def change_cell(value: float | None) -> SafeString:
     """A rating change as a table cell shows it: signed, coloured by its direction."""
-    return mark_safe(f'<span class="{change_class(value)}">{signed(value)}</span>')
+    return SafeString(f'<span class="{change_class(value)}">{signed(value)}</span>')

@@ -9,7 +9,7 @@ from urllib.parse import quote
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import RFC3986_SUBDELIMS
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from players.models import Participant, Player, Team
 
@@ -77,7 +77,10 @@ def url_maker(viewname: str) -> Callable[[object], str]:
 
 
 class ParticipantLinks:
-    """participant_link() for the many rows of one page, reversing each URL pattern once."""
+    """participant_link() for the many rows of one page, reversing each URL pattern once.
+
+    Its links are SafeString()s of plain text, not mark_safe()'s, which checks its argument for lazy text on
+    every call: the largest event page writes a link 1,100 times."""
 
     def __init__(self):
         self.player_url = url_maker("players:detail")
@@ -91,7 +94,7 @@ class ParticipantLinks:
                 url = self.player_url(participant.membership_number)
             else:
                 url = self.team_url(participant.pk)
-            return mark_safe(f'<a href="{escape(url)}">{escape(participant.name)}</a>')
+            return SafeString(f'<a href="{escape(url)}">{escape(participant.name)}</a>')
         entity = participant_entity(participant)
         if entity is None:
             return missing
@@ -99,4 +102,4 @@ class ParticipantLinks:
             url = self.player_url(entity.membership_number)
         else:
             url = self.team_url(entity.participant_id)
-        return mark_safe(f'<a href="{escape(url)}">{escape(entity.name or str(entity))}</a>')
+        return SafeString(f'<a href="{escape(url)}">{escape(entity.name or str(entity))}</a>')

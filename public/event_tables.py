@@ -1,13 +1,14 @@
 """Tables of the event pages (django-tables2), their rows built in one pass (public.tables.OnePassTable)."""
 
+import functools
 from html import escape
 from operator import attrgetter
 
 import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django_tables2.data import TableData
 
 from events.models import EventStatus
@@ -75,7 +76,7 @@ class EventTable(OnePassTable):
                 tags += f' <span class="tag tag-level">{escape(event.get_level_display())}</span>'
             if event.status != EventStatus.RATED:
                 tags += f' <span class="tag tag-muted">{escape(event.get_status_display())}</span>'
-            return mark_safe(f'<a href="{escape(event_url(event.pk))}">{escape(event.name)}</a>{tags}')
+            return SafeString(f'<a href="{escape(event_url(event.pk))}">{escape(event.name)}</a>{tags}')
 
         def place(event, _value):
             if not event.country:
@@ -194,7 +195,7 @@ class ComputedStandingTable(OnePassTable):
 
         def place(placing, value):
             if placing.won_elimination:
-                return mark_safe(f"{value}{winner}")
+                return SafeString(f"{value}{winner}")
             return value
 
         def tiebreaker(_, value):
@@ -242,7 +243,7 @@ class RatingChangeTable(OnePassTable):
             "rating_before": (attrgetter("rating_before"), lambda _, rating: rating_shown(rating, rounding)),
             "rating_after": (
                 attrgetter("rating_after"),
-                lambda _, rating: mark_safe(f"<strong>{escape(rating_shown(rating, rounding))}</strong>"),
+                lambda _, rating: SafeString(f"<strong>{escape(rating_shown(rating, rounding))}</strong>"),
             ),
             "change": (attrgetter("change"), lambda _, change: change_cell(change)),
         }
@@ -262,6 +263,13 @@ _OUTCOMES = {
     2: pgettext_lazy("a match, from its first side", "lost, games"),
     0: pgettext_lazy("a match, from its first side", "drew, games"),
 }
+
+
+@functools.lru_cache(maxsize=32)
+def _outcomes_in(language: str | None) -> dict[int, str]:
+    """_OUTCOMES translated and escaped once per language: escaping a lazy text translates it again for each
+    character it replaces (five times a match, on the largest event's page 2,000 times a request)."""
+    return {winner: escape(str(words)) for winner, words in _OUTCOMES.items()}
 
 
 def match_item(
@@ -288,14 +296,14 @@ def match_item(
         if match.draws:
             explained = escape(_("games won by each, then drawn games"))
             title = f' title="{explained}"'
-        outcome = escape(_OUTCOMES[winner])
+        outcome = _outcomes_in(get_language())[winner]
         score = f'<span class="visually-hidden">{outcome} </span><span{title}>{escape(games)}</span>'
         right = _side(side2, change2, winner == 2, links)
     if corrections:
         notes = "".join(f"<li>{correction_note(correction)}</li>" for correction in corrections)
         corrected = escape(_("Corrected"))
         score = f'{score}<details class="correction"><summary>{corrected}</summary><ul>{notes}</ul></details>'
-    return mark_safe(
+    return SafeString(
         f'<li class="match{" is-bye" if bye else ""}">{_side(side1, change1, winner == 1, links)}'
         f'<div class="score">{score}</div>{right}</li>'
     )

@@ -57,3 +57,14 @@ def test_the_largest_change_comes_first_and_a_missing_one_last():
 
     assert [row.record.name for row in table.rows] == ["Cy", "Bo", "Ada"]
     assert table.order_by == ("-change",)
+
+
+def test_cells_are_escaped_as_django_escapes_them():
+    from django.utils.html import conditional_escape
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext_lazy
+
+    from lib.escaping import escaped
+
+    values = ["<b>&'\"", mark_safe("<b>kept</b>"), gettext_lazy("Player"), 12, 66.67, None]
+    assert [escaped(value) for value in values] == [conditional_escape(value) for value in values]

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from events.models import Event, EventStatus, Match
 from ratings import category_tables
-from ratings.models import CurrentRank, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
+from ratings.models import Category, CurrentRank, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.services import lists, recompute, runs
 from ratings.services.recompute import category_recompute
 from ratings.services.runs import recompute_enqueue, recompute_run_execute
@@ -180,7 +180,9 @@ def test_on_postgresql_a_full_recompute_swaps_in_partitions_that_later_recompute
     first = category_recompute(category=cat)
     category_recompute(category=limited)
     listed = CurrentRating.objects.filter(category=cat).count()
-    assert history_tables() == {
+    # Of the categories there are: tests before this one may leave partitions of categories since emptied out.
+    existing = {category_tables.partition_name(RatingEntry, pk) for pk in Category.objects.values_list("pk", flat=True)}
+    assert history_tables() & existing == {
         category_tables.partition_name(RatingEntry, cat.pk),
         category_tables.partition_name(RatingEntry, limited.pk),
     }

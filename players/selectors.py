@@ -7,6 +7,7 @@ from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db import connection
 from django.db.models import F, Q, QuerySet
 
+from lib.counting import CountKept
 from lib.lookups import any_of
 from players.links import NamedParticipant
 from players.models import Participant, Player, Suspension, Team, team_label
@@ -68,6 +69,16 @@ def _alike(words: list[str], name_words: list[str]) -> bool:
         any(word in name_word or SequenceMatcher(None, word, name_word).ratio() >= 0.75 for name_word in name_words)
         for word in words
     )
+
+
+# A search's number of players is kept a minute (lib.counting.CountKept): a common first name among a million
+# players is ten thousand rows, counted again for every page of its results.
+PLAYER_COUNT_SECONDS = 60
+
+
+def player_matches_counted(matches: PlayerMatches, *, query: str) -> CountKept:
+    """The players `matches` found, for a paginated table: their number kept for PLAYER_COUNT_SECONDS."""
+    return CountKept(matches.players, name=f"players:{matches.near}:{query}", seconds=PLAYER_COUNT_SECONDS)
 
 
 def player_search(*, query: str) -> QuerySet[Player]:

@@ -9,10 +9,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django_tables2.data import TableData
 
 from events.models import EventStatus
-from events.selectors import CountedEvents
 from lib.tables import cell, country_label
 from players.formatting import change_cell, change_class, day, decimal, format_name, percent, plain_number, signed
 from players.links import ParticipantLinks, url_maker
@@ -27,14 +25,6 @@ PLACE = pgettext_lazy("where an event was held", "Place")
 STANDING_PLACE = pgettext_lazy("a place in the standings", "Place")
 RECORD = pgettext_lazy("wins–draws–losses, abbreviated", "W–D–L")
 WINNER = gettext_lazy("Winner")
-
-
-class _CountedData(TableData):
-    """Events whose number is kept (events.selectors.CountedEvents), read a page at a time: not made a list of
-    every event, as django-tables2 does with data that is not a queryset."""
-
-    def __len__(self):
-        return len(self.data)
 
 
 class EventTable(OnePassTable):
@@ -60,7 +50,7 @@ class EventTable(OnePassTable):
         empty_text = gettext_lazy("No events match.")
 
     def __init__(self, data, **kwargs):
-        super().__init__(_CountedData(data) if isinstance(data, CountedEvents) else data, **kwargs)
+        super().__init__(data, **kwargs)
         self.anchor = "events"
         self.previous_label, self.next_label = _("Newer"), _("Older")
         self.winners: dict[int, list] = {}  # event id -> its winners named, set for the page shown

@@ -32,7 +32,7 @@ def player_list(request):
     if query and (player := selectors.player_by_number(number=suggested_number(query))):
         return redirect(player_url(player))
     matches = selectors.player_matches(query=query)
-    table = PlayerTable(matches.players)
+    table = PlayerTable(selectors.player_matches_counted(matches, query=query))
     configure(request, table, per_page=PLAYERS_PER_PAGE)
     table.ratings = ratings_of_players.current_ratings_by_participant(
         participant_ids=[row.record.participant_id for row in table.page.object_list]

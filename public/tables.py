@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableData, TableListData
 from django_tables2.utils import Accessor, OrderBy
 
+from lib.counting import CountKept
 from lib.escaping import escaped
 from players.links import ParticipantLinks
 
@@ -30,6 +31,14 @@ Cell = tuple[Callable[[object], object], Callable[[object, object], object]]
 def always(_record) -> bool:
     """The value of a column shown whatever the record holds (empty_values=()): never empty."""
     return True
+
+
+class CountKeptData(TableData):
+    """Rows whose number is kept (lib.counting.CountKept), read a page at a time: not made a list of every row,
+    as django-tables2 does with data that is not a queryset."""
+
+    def __len__(self):
+        return len(self.data)
 
 
 class SortedOnceListData(TableListData):
@@ -67,7 +76,9 @@ class OnePassTable(tables.Table):
     """A table whose rows on the page shown are built in one pass from `cells()`, as django-tables2 renders them."""
 
     def __init__(self, data, *args, **kwargs):
-        if not isinstance(data, TableData) and not hasattr(data, "order_by"):  # a list, not a queryset
+        if isinstance(data, CountKept):
+            data = CountKeptData(data)
+        elif not isinstance(data, TableData) and not hasattr(data, "order_by"):  # a list, not a queryset
             data = SortedOnceListData(list(data))
         super().__init__(data, *args, **kwargs)
 

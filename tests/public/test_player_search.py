@@ -3,6 +3,8 @@
 The world is the default test bundle (tests/bundles.py), imported and rated (`ranked_default_bundle`).
 """
 
+import time
+
 import pytest
 
 from ratings.models import Category
@@ -76,6 +78,33 @@ def test_search_reads_the_ratings_of_a_page_in_fixed_queries(client, tmp_path, d
         bundle.add_match(f"W{number}", 1, f"P{number:03}", "1001", 2, 0, 0)
     bundle_rated(bundle)
 
-    with django_assert_max_num_queries(6):  # a number looked up, the count, the page, the lists, their rows
+    # A number looked up, whether a name holds the words, the newest player (the kept count's key), the count,
+    # the page, the lists, their rows.
+    with django_assert_max_num_queries(7):
         response = client.get("/players/?q=searchable")
     assert "Constructed" in text(response.content.decode())
+
+
+def test_the_number_a_search_finds_is_kept_a_minute_and_a_new_player_counts_at_once(client, monkeypatch):
+    from players import selectors as player_selectors
+    from players.models import Player
+    from tests.factories import PlayerFactory
+
+    def counted(query: str) -> int:
+        return client.get("/players/", {"q": query}).context["table"].paginator.count
+
+    def names(query: str) -> list[str]:
+        return [row.record.name for row in client.get("/players/", {"q": query}).context["table"].page]
+
+    PlayerFactory(name="Ada Lovelace"), PlayerFactory(name="Ada Byron"), PlayerFactory(name="Grace Hopper")
+    assert (counted("ada"), counted("hopper"), counted("")) == (2, 1, 3)
+
+    Player.objects.filter(name="Ada Byron").update(name="Augusta Byron")  # renamed out of the search
+    assert counted("ada") == 2  # counted once a minute: ten thousand rows for a common name
+    assert names("ada") == ["Ada Lovelace"]  # the rows themselves are read afresh
+    a_minute_later = time.time() + player_selectors.PLAYER_COUNT_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: a_minute_later)
+    assert counted("ada") == 1
+
+    PlayerFactory(name="Ada King")
+    assert (counted("ada"), counted("")) == (2, 4)  # a new player counts at once

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 
 from events.models import Event, Match
+from lib.lookups import any_of
 from players.links import NamedParticipant
 from players.selectors import participant_names
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
@@ -66,7 +67,7 @@ def _event_seq_window(category: Category, event: Event, participant_ids, rated_m
     read from the history of the participant with the fewest matches.
     """
     newcomer = (
-        CurrentRating.objects.filter(category=category, participant_id__in=participant_ids)
+        CurrentRating.objects.filter(any_of("participant_id", participant_ids), category=category)
         .order_by("matches", "participant_id")
         .values_list("participant_id", flat=True)
         .first()
@@ -93,7 +94,7 @@ def _event_entries(category: Category, event: Event, participant_ids, rated_matc
     )
     window = _event_seq_window(category, event, participant_ids, rated_matches)
     if window is None:  # e.g. today's list not built yet: go through each participant's history instead
-        return entries.filter(participant_id__in=sorted(participant_ids))
+        return entries.filter(any_of("participant_id", participant_ids))
     return entries.filter(seq__range=window)
 
 

@@ -21,6 +21,7 @@ from django.db.models.functions import Concat
 from django.db.models.lookups import Contains
 from django.utils import timezone
 
+from lib.lookups import any_of
 from lib.throttle import budget_spend
 from players.models import Player, Team
 from players.search import FoldName, query_words
@@ -262,7 +263,7 @@ def _search(category: Category, text: str) -> tuple[Q, bool]:
         participants = Team.objects.filter(members__in=players).values_list("participant_id", flat=True)
     else:
         participants = Player.objects.filter(pk__in=players).values_list("participant_id", flat=True)
-    return Q(participant_id__in=list(participants.order_by()[:SEARCH_LISTED])), True
+    return any_of("participant_id", participants.order_by()[:SEARCH_LISTED]), True
 
 
 def _search_condition(category: Category, text: str) -> Q:
@@ -332,7 +333,9 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
         found = CurrentRating.objects.filter(condition, category=category)
         participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
         few = len(participants) <= SEARCH_LISTED
-        rows = rows.filter(participant__in=participants if few else found.values("participant_id"))
+        # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send.
+        listed = any_of("participant_id", participants) if few else Q(participant__in=found.values("participant_id"))
+        rows = rows.filter(listed)
     annotations = {"rank": F(LEVEL_RANK[level])}
     if with_movement:
         previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))

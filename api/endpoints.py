@@ -30,7 +30,7 @@ from api.schemas import (
     SearchParams,
 )
 from lib.client_address import client_address
-from players.selectors import player_matches
+from players.selectors import player_matches, player_matches_counted
 from ratings.models import Category
 from ratings.selectors.rankings import new_past_date_wait
 
@@ -184,8 +184,8 @@ def rankings(request, slug: CategorySlug, params: Query[RankingParams]):
 def players(request, params: Query[SearchParams]):
     """Players by name, or by the start of their membership number."""
     matches = player_matches(query=params.q)
-    rows = matches.players
-    count = rows.count()
+    rows = player_matches_counted(matches, query=params.q.strip())  # the number kept a minute, as on the pages
+    count = len(rows)
     page = serializers.page(request, count=count, limit=params.limit, offset=params.offset)
     page_rows = rows[params.offset : params.offset + params.limit]
     return {

@@ -16,12 +16,16 @@ class CountKept:
     so that a new row counts at once; a row edited into or out of the filters
     changes the number (and the pages') at most `seconds` later. The rows
     themselves are always read afresh.
+
+    A number under `kept_from` is not kept: a few rows cost little to count,
+    and a search that finds one player, just published, must say so at once.
     """
 
-    def __init__(self, rows: QuerySet, *, name: str, seconds: int):
+    def __init__(self, rows: QuerySet, *, name: str, seconds: int, kept_from: int = 0):
         self.rows = rows
         self.name = name
         self.seconds = seconds
+        self.kept_from = kept_from
         self._length: int | None = None
 
     def __len__(self) -> int:
@@ -30,7 +34,12 @@ class CountKept:
             newest = model._default_manager.order_by("-pk").values_list("pk", flat=True).first()
             digest = hashlib.sha256(self.name.encode()).hexdigest()[:32]
             key = f"count:{model._meta.label_lower}:{newest}:{digest}"
-            self._length = cache.get_or_set(key, self.rows.count, self.seconds)
+            length = cache.get(key)
+            if length is None:
+                length = self.rows.count()
+                if length >= self.kept_from:
+                    cache.set(key, length, self.seconds)
+            self._length = length
         return self._length
 
     def __getitem__(self, key: slice) -> list:

@@ -71,14 +71,22 @@ def _alike(words: list[str], name_words: list[str]) -> bool:
     )
 
 
-# A search's number of players is kept a minute (lib.counting.CountKept): a common first name among a million
-# players is ten thousand rows, counted again for every page of its results.
+# A search's number of players, when it finds many, is kept a minute (lib.counting.CountKept): a common first
+# name among a million players is thousands of rows, counted again for every page of its results. Fewer are
+# counted each time: a player published when their event is submitted is found at once.
 PLAYER_COUNT_SECONDS = 60
+PLAYER_COUNT_KEPT_FROM = 500
 
 
 def player_matches_counted(matches: PlayerMatches, *, query: str) -> CountKept:
-    """The players `matches` found, for a paginated table: their number kept for PLAYER_COUNT_SECONDS."""
-    return CountKept(matches.players, name=f"players:{matches.near}:{query}", seconds=PLAYER_COUNT_SECONDS)
+    """The players `matches` found, for a paginated table: their number, when large, kept for
+    PLAYER_COUNT_SECONDS."""
+    return CountKept(
+        matches.players,
+        name=f"players:{matches.near}:{query}",
+        seconds=PLAYER_COUNT_SECONDS,
+        kept_from=PLAYER_COUNT_KEPT_FROM,
+    )
 
 
 def player_search(*, query: str) -> QuerySet[Player]:

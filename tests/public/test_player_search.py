@@ -85,7 +85,7 @@ def test_search_reads_the_ratings_of_a_page_in_fixed_queries(client, tmp_path, d
     assert "Constructed" in text(response.content.decode())
 
 
-def test_the_number_a_search_finds_is_kept_a_minute_and_a_new_player_counts_at_once(client, monkeypatch):
+def test_the_number_a_search_finds_is_kept_a_minute_when_large_and_a_new_player_counts_at_once(client, monkeypatch):
     from players import selectors as player_selectors
     from players.models import Player
     from tests.factories import PlayerFactory
@@ -96,15 +96,19 @@ def test_the_number_a_search_finds_is_kept_a_minute_and_a_new_player_counts_at_o
     def names(query: str) -> list[str]:
         return [row.record.name for row in client.get("/players/", {"q": query}).context["table"].page]
 
+    monkeypatch.setattr(player_selectors, "PLAYER_COUNT_KEPT_FROM", 2)  # "large": two players and more
     PlayerFactory(name="Ada Lovelace"), PlayerFactory(name="Ada Byron"), PlayerFactory(name="Grace Hopper")
+    PlayerFactory(name="Hopper Junior", public=False)  # named by a draft event: not public yet
     assert (counted("ada"), counted("hopper"), counted("")) == (2, 1, 3)
 
     Player.objects.filter(name="Ada Byron").update(name="Augusta Byron")  # renamed out of the search
-    assert counted("ada") == 2  # counted once a minute: ten thousand rows for a common name
+    Player.objects.filter(name="Hopper Junior").update(public=True)  # their event submitted
+    assert counted("ada") == 2  # a large number is counted once a minute
     assert names("ada") == ["Ada Lovelace"]  # the rows themselves are read afresh
+    assert counted("hopper") == 2  # a small one each time: the player just published is found at once
     a_minute_later = time.time() + player_selectors.PLAYER_COUNT_SECONDS + 1
     monkeypatch.setattr(time, "time", lambda: a_minute_later)
     assert counted("ada") == 1
 
     PlayerFactory(name="Ada King")
-    assert (counted("ada"), counted("")) == (2, 4)  # a new player counts at once
+    assert (counted("ada"), counted("")) == (2, 5)  # a new player counts at once

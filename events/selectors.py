@@ -78,7 +78,6 @@ class CountedEvents(CountKept):
 
     def __init__(self, events: QuerySet[Event], *, filters: str):
         super().__init__(events, name=f"events:{filters}", seconds=EVENT_COUNT_SECONDS)
-        self.events = events
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from ratings.category_tables import elsewhere, exclusively_locked, staging_index
 from ratings.jobs import snapshot_tidy_enqueue
 from ratings.models import Category, CurrentRating, RankingSnapshot, RatingEntry, Ruleset, SnapshotRating
 from ratings.selectors.history import history_last_seq
-from ratings.selectors.lists import RankingRow, rank_sql, ranking_rows
+from ratings.selectors.lists import RankingRow, place_grouping, rank_sql, ranking_rows
 
 SNAPSHOTS_KEPT = 12  # per category: about 100,000 rows each for the largest lists
 
@@ -295,8 +295,7 @@ def _ranked_insert(snapshot_id: int, table: str, category: Category, as_of: date
     """
 
     tuned = connection.vendor == "postgresql"
-    # Places are grouped, not ordered: byte order spares PostgreSQL the database's collation in three sorts.
-    collated = ' COLLATE "C"' if tuned else ""
+    collated = place_grouping()  # as rank_sql groups them: one sort serves a level's rank and position
 
     def place_position(level: str) -> str:
         # The world position breaks ties of rating: the order of names and numbers without comparing them again.
@@ -324,7 +323,7 @@ def _ranked_insert(snapshot_id: int, table: str, category: Category, as_of: date
             SELECT
                 %s, participant_id, display_id, name, country, continent, region, rating, matches, ranked,
                 matches < %s, last_played, world_rank, world_position,
-                {", ".join(rank_sql(level, collate=collated) for level in levels)},
+                {", ".join(rank_sql(level) for level in levels)},
                 {", ".join(place_position(level) for level in levels)}
             FROM (
                 SELECT

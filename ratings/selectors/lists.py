@@ -68,15 +68,22 @@ def rank_levels(rows: list[RankingRow]) -> None:
                 setattr(row, f"{level}_rank", rank)
 
 
-def rank_sql(level: str, *, rating: str = "rating", ranked: str | None = "ranked", collate: str = "") -> str:
+def place_grouping() -> str:
+    """How a window groups places: in byte order on PostgreSQL (COLLATE "C"). Places are grouped, never
+    ordered, and the database's collation made a third of every rank window's sort."""
+    return ' COLLATE "C"' if connection.vendor == "postgresql" else ""
+
+
+def rank_sql(level: str, *, rating: str = "rating", ranked: str | None = "ranked") -> str:
     """rank_levels in SQL: a row's competition rank at `level` (the column holding its place there) as a
     window over the rows of a list, NULL when the row is unranked or its place blank.
 
     `rating` and `ranked` name the columns (a list's previous ones, say; a
     ranked row always has its rating); `ranked` None: the window's rows are
-    the ranked ones only (one sort key less). `collate`, e.g. ' COLLATE "C"',
-    groups places by another collation: byte order spares PostgreSQL the locale's.
+    the ranked ones only (one sort key less). Places are grouped as
+    place_grouping() says.
     """
+    collate = place_grouping()
     if ranked is None:
         if level == "world":
             return f"RANK() OVER (ORDER BY {rating} DESC)"

@@ -30,13 +30,11 @@ def _continents() -> tuple[str, list]:
     return f"continents(country, continent) AS (VALUES {values})", [value for pair in pairs for value in pair]
 
 
-def _ranks_cte(source: str, collate: str) -> str:
+def _ranks_cte(source: str) -> str:
     """The CTE `ranks`: the rows of `source` (places, today's and last month's rating and ranked) with their ranks
     as rank_sql counts them, rank0-rank3 today's and rank4-rank7 last month's, world to region."""
-    ranks = [rank_sql(level, collate=collate) for level in RANK_LEVELS]
-    ranks += [
-        rank_sql(level, rating="previous_rating", ranked="previous_ranked", collate=collate) for level in RANK_LEVELS
-    ]
+    ranks = [rank_sql(level) for level in RANK_LEVELS]
+    ranks += [rank_sql(level, rating="previous_rating", ranked="previous_ranked") for level in RANK_LEVELS]
     return f"""ranks AS (
             SELECT participant_id, country, continent, region, rating, ranked, previous_rating, previous_ranked,
                    {", ".join(f"{rank} AS rank{number}" for number, rank in enumerate(ranks))}
@@ -70,7 +68,6 @@ def derived_list_sql(category: Category, today: date) -> tuple[str, list]:
     now_sum = " + ".join(f"COALESCE(r{number}, 0.0)" for number in range(count)) or "0.0"
     before_sum = " + ".join(f"COALESCE(p{number}, 0.0)" for number in range(count)) or "0.0"
     start = "CAST(%s AS DOUBLE PRECISION)"
-    collated = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
     # The ranks are windows over narrow rows (no names): eight sorts of the whole list, each in memory.
     materialized = "MATERIALIZED " if connection.vendor == "postgresql" else ""
     sql = f"""
@@ -95,7 +92,7 @@ def derived_list_sql(category: Category, today: date) -> tuple[str, list]:
             LEFT JOIN {players} player ON player.participant_id = parts.participant_id
             LEFT JOIN continents ON continents.country = player.country
         ),
-        {_ranks_cte("standings", collated)}
+        {_ranks_cte("standings")}
         SELECT %s, ranks.participant_id,
                COALESCE(player.membership_number, CAST(ranks.participant_id AS TEXT)),
                COALESCE(player.name, ''), ranks.country, ranks.continent, ranks.region, ranks.rating, parts.matches,
@@ -259,7 +256,7 @@ def _list_from_standings_sql(category: Category, today: date) -> tuple[str, list
             LEFT JOIN {players} player ON player.participant_id = s.participant_id
             LEFT JOIN continents ON continents.country = player.country
         ),
-        {_ranks_cte("placed", ' COLLATE "C"')}
+        {_ranks_cte("placed")}
         SELECT %s AS {names[0]}, ranks.participant_id AS {names[1]},
                COALESCE(player.membership_number, CAST(ranks.participant_id AS TEXT)) AS {names[2]},
                COALESCE(player.name, '') AS {names[3]}, ranks.country AS {names[4]}, ranks.continent AS {names[5]},

@@ -302,15 +302,23 @@ def _ranks_moved(cursor, category: Category, rating: str, ranked: str, prefix: s
         [category.pk],
     )
     unranked = [participant for (participant,) in cursor.fetchall()]
-    counted = ", ".join(
-        f"{rank_sql(level, rating=rating, ranked=None)} AS {column}"
-        for level, column in zip(RANK_LEVELS, columns, strict=True)
+    (world, world_column), *places = zip(RANK_LEVELS, columns, strict=True)
+    stored = ", ".join(f"{column} AS was_{column}" for column in columns)
+    # The world ranks first, in a window of their own: the rows come in rating order along the list's index,
+    # so that window sorts nothing; each place's window sorts once. The ranks are compared with the stored
+    # ones (was_...) before the join, so only the rows that moved are looked up and rewritten.
+    by_world = (
+        f"SELECT id, {rating}, {', '.join(level for level, _ in places)}, {stored},"
+        f" {rank_sql(world, rating=rating, ranked=None)} AS {world_column}"
+        f" FROM {table} WHERE category_id = %s AND {ranked}"
     )
+    by_place = ", ".join(f"{rank_sql(level, rating=rating, ranked=None)} AS {column}" for level, column in places)
+    counted = f"SELECT by_world.*, {by_place} FROM ({by_world}) by_world"
+    moved = " OR ".join(f"{column} {differs} was_{column}" for column in columns)
     cursor.execute(
-        f"UPDATE {table} SET {', '.join(f'{column} = counted.{column}' for column in columns)}"
-        f" FROM (SELECT id, {counted} FROM {table} WHERE category_id = %s AND {ranked}) counted"
-        f" WHERE {table}.category_id = %s AND {table}.id = counted.id"
-        f" AND ({' OR '.join(f'counted.{column} {differs} {table}.{column}' for column in columns)})"
+        f"UPDATE {table} SET {', '.join(f'{column} = moved.{column}' for column in columns)}"
+        f" FROM (SELECT * FROM ({counted}) counted WHERE {moved}) moved"
+        f" WHERE {table}.category_id = %s AND {table}.id = moved.id"
         f" RETURNING {table}.participant_id",
         [category.pk, category.pk],
     )

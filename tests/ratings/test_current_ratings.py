@@ -219,14 +219,16 @@ def test_a_recompute_from_a_date_updates_the_list_as_a_rebuild_would(db, tmp_pat
     constructed = Category.objects.get(slug="constructed")
     first_of_month = today.replace(day=1)
     since = first_of_month - datetime.timedelta(days=days_before_the_month)
-    match = (
-        Match.objects.filter(event__date__gte=since, event__format="standard", participant2__isnull=False)
-        .order_by("event__date")
-        .first()
+    # A result reported late on that date: the list's best loses to someone from the middle of the list.
+    listed = CurrentRating.objects.filter(category=constructed, ranked=True).order_by("world_rank")
+    best, middle = listed.first(), listed[listed.count() // 2]
+    late = Event.objects.create(
+        name="Late open", date=since, format="standard", k=32, player_count=2, status=EventStatus.SUBMITTED
     )
-    if match is None:
-        pytest.skip("the generated world has no standard match since that date")
-    Match.objects.filter(pk=match.pk).update(games1=match.games2, games2=match.games1)
+    Match.objects.create(
+        event=late, round=1, participant1_id=middle.participant_id, participant2_id=best.participant_id, games1=2,
+        games2=0,
+    )  # fmt: skip
 
     def no_rebuild(**kwargs):
         raise AssertionError("a recompute from a date must update the list, not rebuild it")
@@ -307,6 +309,10 @@ def test_a_player_who_moved_country_is_listed_in_the_new_one_after_a_recompute_f
     page = ranking_page_rows(category=constructed, filters=RankingFilters(country=empty))
     assert [(row.participant_id, row.rank) for row in page[0:50]] == [(mover.participant_id, 1)]
     assert_ranks_follow_the_list(constructed)
+    # Those the mover left behind each move up a place in their country, keeping their world ranks.
+    updated = _list_rows(constructed)
+    current_ratings_rebuild(category=constructed)
+    assert updated == _list_rows(constructed)
 
 
 def test_a_recompute_from_a_date_ranks_ties_together_and_unranks_who_falls_below_the_threshold(db):

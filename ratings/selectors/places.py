@@ -61,7 +61,8 @@ def category_places(*, category: Category) -> Places:
     key = f"ranking-places:{category.pk}:{category.list_version}:{today}:{get_language()}"
     places = cache.get(key)
     if places is None:
-        pairs = CurrentRating.objects.filter(category=category).values_list("country", "region").distinct()
+        # order_by(): the list's own order would join the categories and make every row distinct.
+        pairs = CurrentRating.objects.filter(category=category).order_by().values_list("country", "region").distinct()
         places = _places_from(set(pairs))
         cache.set(key, places, PLACES_SECONDS)
     return places

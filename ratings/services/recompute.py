@@ -325,7 +325,7 @@ def _elo_recompute(
         start_seq = history_start_seq(category, since)
         later = history.filter(seq__gte=start_seq)
         # Whoever loses history is rated again too: a removed match may leave one with fewer matches, or none.
-        unrated = set(later.values_list("participant_id", flat=True).distinct())
+        unrated = set(later.order_by().values_list("participant_id", flat=True).distinct())
         later.delete()
 
     ruleset = ruleset_for(
@@ -334,8 +334,9 @@ def _elo_recompute(
     matches = Match.objects.filter(event__in=category_events(category), participant2__isnull=False)
     if since is not None:
         matches = matches.filter(event__date__gte=since)
-        playing = set(matches.values_list("participant1_id", flat=True).distinct())
-        playing |= set(matches.values_list("participant2_id", flat=True).distinct())
+        # order_by(): the models' own orders would make every row distinct (and join the events to sort them).
+        playing = set(matches.order_by().values_list("participant1_id", flat=True).distinct())
+        playing |= set(matches.order_by().values_list("participant2_id", flat=True).distinct())
         states = states_before(category, start_seq, playing | unrated)
     events = {
         pk: (day, k, players, judge)

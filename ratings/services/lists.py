@@ -304,9 +304,9 @@ def _ranks_moved(cursor, category: Category, rating: str, ranked: str, prefix: s
     unranked = [participant for (participant,) in cursor.fetchall()]
     (world, world_column), *places = zip(RANK_LEVELS, columns, strict=True)
     stored = ", ".join(f"{column} AS was_{column}" for column in columns)
-    # The world ranks first, in a window of their own: the rows come in rating order along the list's index,
-    # so that window sorts nothing; each place's window sorts once. The ranks are compared with the stored
-    # ones (was_...) before the join, so only the rows that moved are looked up and rewritten.
+    # The world ranks first, in a window of their own: today's rows come in rating order along the list's
+    # index, so that window sorts nothing (last month's are sorted); each place's window sorts once. The ranks
+    # are compared with the stored ones (was_...) before the join: only the rows that moved are looked up.
     by_world = (
         f"SELECT id, {rating}, {', '.join(level for level, _ in places)}, {stored},"
         f" {rank_sql(world, rating=rating, ranked=None)} AS {world_column}"

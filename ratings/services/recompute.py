@@ -215,20 +215,25 @@ def _version_bump(category: Category) -> None:
 
 def _list_staged_by_database(category: Category, result: RecomputeResult, listing: list | None, phases: Phases) -> int:
     """Today's list built by the database from the standings, through a connection of its own when there is one,
-    while this one indexes the new history; added to `result.stagings`. Returns how many of those are indexed."""
+    while this one indexes the new history, then indexed by both; added to `result.stagings`. Returns how many of
+    those are indexed."""
     today = timezone.localdate()
     if listing is None:
         result.stagings += list_staged_from_standings(category, result.standings, today, indexed=False)
         phases.lap("list written")
         return 0
     listing.append(
-        category_tables.elsewhere(list_staged_from_standings, category, result.standings, today, indexed=True)
+        category_tables.elsewhere(list_staged_from_standings, category, result.standings, today, indexed=False)
     )
     for model, staging in result.stagings:
         category_tables.staging_index(model, staging)
     phases.lap("history indexed")
-    result.stagings += listing[-1].result()
+    fresh = listing[-1].result()
     phases.lap("list written (after the history indexed)")
+    # Its indexes on both connections: on one alone, the other would wait for it with nothing to do.
+    category_tables.stagings_indexed_beside(fresh)
+    result.stagings += fresh
+    phases.lap("list indexed")
     return len(result.stagings)
 
 

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from events.models import Event, EventStatus, Match
 from ratings import category_tables
@@ -238,11 +239,62 @@ def test_a_full_recompute_in_a_transaction_of_its_own_makes_its_tables_through_a
     ranks = set(CurrentRank.objects.filter(category=cat).values_list("participant_id", "world_rank"))
     lists.current_ratings_rebuild(category=cat)  # from the history just published, on this connection
 
-    # The history's table, so that the transaction holds no lock on the shared table before its swap; the list.
-    assert written_elsewhere == ["_history_staging_committed", "list_staged_from_standings"]
+    # The history's table, so that the transaction holds no lock on the shared table before its swap; the list;
+    # the list's keys, then half its indexes (the other half on this connection meanwhile).
+    assert written_elsewhere == [
+        "_history_staging_committed", "list_staged_from_standings", "_statements_committed", "_statements_committed"
+    ]  # fmt: skip
     assert {row[2:] for row in listed} == {row[2:] for row in published(cat)[1]}  # all but the ids
     assert ranks == set(CurrentRank.objects.filter(category=cat).values_list("participant_id", "world_rank"))
     assert tables_named("%_next") == set()
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_list_indexed_by_two_connections_has_every_index_of_its_table(transactional_db):
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+
+    for model in (CurrentRating, CurrentRank):
+        parent, partition = model._meta.db_table, category_tables.partition_name(model, cat.pk)
+        assert index_shapes(partition) == index_shapes(parent)
+
+
+def index_shapes(table: str) -> list[tuple[str, bool]]:
+    """Each index of `table` as its method and columns read, and whether it backs a key (names differ)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''), i.indisprimary OR i.indisunique"
+            " FROM pg_index i WHERE i.indrelid = %s::regclass",
+            [table],
+        )
+        return sorted(cursor.fetchall())
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")
+def test_a_full_recompute_whose_list_indexes_fail_on_the_other_connection_leaves_everything_as_it_was(
+    transactional_db, monkeypatch
+):
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    before = published(cat)
+    real = category_tables._statements_committed
+
+    def indexes_fail(statements):
+        if any(statement.startswith("CREATE") for statement in statements):
+            raise RuntimeError("an index broke")
+        return real(statements)
+
+    monkeypatch.setattr(category_tables, "_statements_committed", indexes_fail)
+    with pytest.raises(RuntimeError, match="an index broke"):
+        category_recompute(category=cat)
+
+    assert published(cat) == before
+    assert tables_named("%_next") == set()
+    monkeypatch.undo()
+    category_recompute(category=cat)  # nothing is left locked
+    assert {row[2:] for row in published(cat)[1]} == {row[2:] for row in before[1]}
 
 
 @pytest.mark.skipif(not category_tables.swaps_tables(), reason="tables are swapped on PostgreSQL only")

@@ -242,10 +242,9 @@ def _shared_out(work: list[tuple[float, str]]) -> tuple[list[str], list[str]]:
     return sides
 
 
-def _statements_committed(statements: list[str]) -> list:
+def _statements_committed(statements: list[str]) -> None:
     with connection.cursor() as cursor:
         _executed(cursor, statements)
-    return []  # no table of its own to drop should the caller fail (scratch_drop)
 
 
 # How long a swap waits, at a time, for the readers of the tables it replaces partitions of. A lock

@@ -6,7 +6,8 @@ Python work on one core (the Elo loop) beside PostgreSQL's work (COPY, index
 builds, today's list) on another; on a machine with more cores, each of a few
 processes takes the next list as it finishes its last, the largest lists
 first, so the cores are all busy until the end. A derived list reads its
-components' published lists: it is built after all of them, once.
+components' published lists: it is built once, as soon as the last of them
+has published, on a connection of its own while the other lists go on.
 
 Processes, not threads: the Elo loop is Python, which runs one thread at a
 time. They are forked from this one, so they need no start-up of their own,
@@ -20,7 +21,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import date
 
@@ -28,7 +29,13 @@ from django.db import connection, connections
 
 from ratings import category_tables
 from ratings.models import Category, RatingEntry, Ruleset
-from ratings.services.recompute import RecomputeResult, category_recompute, derived_lists_follow
+from ratings.services.recompute import (
+    RecomputeResult,
+    category_recompute,
+    derived_list_follow,
+    derived_lists_follow,
+    recompute_tidy,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -60,28 +67,116 @@ def lists_recompute(
 
     `workers`: processes at most (default: default_workers). `on_done` hears of each list as it ends.
     A list that fails does not stop the others; the first failure is raised once they have all ended
-    (the derived lists are then not built).
+    (the lists derived from it are then not built).
     """
     derived = [category for category in categories if category.ruleset == Ruleset.DERIVED]
     recomputed = [category for category in categories if category.ruleset != Ruleset.DERIVED]
     workers = min(workers or default_workers(), len(recomputed))
-    if workers > 1 and _processes_possible():
-        done = _in_processes(recomputed, since, workers, on_done)
-    else:
-        done = []
-        for category in recomputed:
-            one = _list_recompute(category, since)
-            done.append(one)
-            if on_done is not None:
-                on_done(one)
-    started = time.monotonic()
-    followed = derived_lists_follow(results=[one.result for one in done])
+    # Where other connections see what each list publishes, a derived list is built beside the lists that
+    # do not feed it; its components come first, the largest first.
+    follow = _DerivedFollow(recomputed, beside=_processes_possible())
+    if follow.beside:
+        recomputed = _largest_first(recomputed)
+
+    def done_one(one: ListRecomputed) -> None:
+        follow.published(one)
+        if on_done is not None:
+            on_done(one)
+
+    try:
+        if workers > 1 and follow.beside:
+            done = _in_processes(recomputed, since, workers, done_one)
+        else:
+            done = []
+            for category in recomputed:
+                # Its statistics taken beside the next list, where it has a connection for that.
+                one = _list_recompute(category, since, tidy=not follow.beside)
+                if follow.beside:
+                    follow.tidy(one)
+                done.append(one)
+                done_one(one)
+        followed, seconds = follow.rest_built()
+    finally:
+        follow.wait()  # a derived list being built when a list failed is committed or not before the failure
     built = {each.pk for each in followed}
     for each in derived:
         if each.pk not in built:  # none of its components was recomputed: its list is rebuilt alone
+            started = time.monotonic()
             category_recompute(category=each, since=since)
+            seconds += time.monotonic() - started
             followed.append(each)
-    return ListsRecomputed(done, followed, time.monotonic() - started)
+    return ListsRecomputed(done, followed, seconds)
+
+
+class _DerivedFollow:
+    """The lists derived from those recomputed, each built once after its components recomputed here.
+
+    `beside`: each is built as soon as the last of them has published, on a
+    thread with a connection of its own, while the lists that do not feed it
+    go on (its work is the database's: the composite of a million matches is
+    a second of it, which would otherwise come after every list). Otherwise
+    (SQLite, a caller's transaction that other connections cannot see) they
+    are built after all the lists, here.
+    """
+
+    def __init__(self, recomputed: list[Category], *, beside: bool):
+        self.beside = beside
+        slugs = {category.slug for category in recomputed}
+        self.waiting = {
+            derived.pk: (derived, slugs & set(derived.component_list))
+            for derived in Category.objects.filter(ruleset=Ruleset.DERIVED)
+            if slugs & set(derived.component_list)
+        }
+        self.results: list[RecomputeResult] = []
+        self.building: list[tuple[Category, Future]] = []
+        self.tidying: list[Future] = []
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="derived") if beside else None
+
+    def published(self, one: ListRecomputed) -> None:
+        self.results.append(one.result)
+        if not self.beside:
+            return
+        for pk, (derived, left) in list(self.waiting.items()):
+            left.discard(one.category.slug)
+            if not left:
+                del self.waiting[pk]
+                mine = [result for result in self.results if result.category in derived.component_list]
+                self.building.append((derived, self.executor.submit(_derived_built, derived, mine)))
+
+    def tidy(self, one: ListRecomputed) -> None:
+        """Take the statistics of a list just published (recompute_tidy) on the thread, beside the next list."""
+        self.tidying.append(
+            self.executor.submit(_on_this_thread, recompute_tidy, category=one.category, result=one.result)
+        )
+
+    def rest_built(self) -> tuple[list[Category], float]:
+        """Once every list has published: the derived lists built (those not built beside now, here) and the
+        seconds their building took."""
+        if not self.beside:
+            started = time.monotonic()
+            return derived_lists_follow(results=self.results), time.monotonic() - started
+        for future in self.tidying:
+            future.result()  # raises what failed there
+        return [derived for derived, future in self.building], sum(future.result() for _, future in self.building)
+
+    def wait(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True)
+
+
+def _derived_built(derived: Category, results: list[RecomputeResult]) -> float:
+    """Build the derived list on this thread's connection; the seconds it took."""
+    started = time.monotonic()
+    _on_this_thread(derived_list_follow, derived=derived, results=results)
+    return time.monotonic() - started
+
+
+def _on_this_thread(work, **arguments):
+    """`work(**arguments)` on this thread's database connection, closed after it (the thread outlives it)."""
+    try:
+        return work(**arguments)
+    finally:
+        connection.close()
 
 
 def default_workers() -> int:
@@ -95,9 +190,9 @@ def _processes_possible() -> bool:
     return connection.vendor == "postgresql" and not connection.in_atomic_block
 
 
-def _list_recompute(category: Category, since: date | None) -> ListRecomputed:
+def _list_recompute(category: Category, since: date | None, *, tidy: bool = True) -> ListRecomputed:
     started = time.monotonic()
-    result = category_recompute(category=category, since=since, derived_follow=False)
+    result = category_recompute(category=category, since=since, derived_follow=False, tidy=tidy)
     return ListRecomputed(category, _slim(result), time.monotonic() - started)
 
 
@@ -110,6 +205,8 @@ def _slim(result: RecomputeResult) -> RecomputeResult:
         entries_written=result.entries_written,
         published_seconds=result.published_seconds,
         changed=result.changed,
+        stagings=result.stagings,  # names of tables swapped in: recompute_tidy asks whether there were any
+        events_marked=result.events_marked,
         phases=result.phases,
     )
 

@@ -23,7 +23,7 @@ from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
 from ratings.engine.history import history_rows
-from ratings.models import Category, EventScore, RatingEntry, Ruleset
+from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
 from ratings.selectors.history import (
     FETCH_ROWS,
     category_events,
@@ -84,12 +84,13 @@ class RecomputeResult:
 
 
 def category_recompute(
-    *, category: Category, since: date | None = None, derived_follow: bool = True
+    *, category: Category, since: date | None = None, derived_follow: bool = True, tidy: bool = True
 ) -> RecomputeResult:
     """Rebuild the category's history from `since` on (everything when None); earlier history stays.
 
     The lists derived from it follow unless `derived_follow` is False: a caller recomputing several
-    components of a derived list builds it once, after all of them (derived_lists_follow).
+    components of a derived list builds it once, after all of them (derived_lists_follow). Without `tidy`
+    the caller tidies after it (recompute_tidy), on a connection of its own, say.
     """
     started = time.monotonic()
     # Fresh tables of a full recompute made through connections of their own: the history's, today's list.
@@ -117,8 +118,9 @@ def category_recompute(
     if derived_follow:
         derived_lists_follow(results=[result])
         phases.lap("derived lists built")
-    _tidy_after_large_rewrite(category, result)
-    phases.lap("tidied")
+    if tidy:
+        recompute_tidy(category=category, result=result)
+        phases.lap("tidied")
     logger.info(
         "recomputed %s since %s: %d matches, %d entries",
         category.slug,
@@ -131,28 +133,37 @@ def category_recompute(
 
 def derived_lists_follow(*, results: list[RecomputeResult]) -> list[Category]:
     """Bring up to date, once each, the lists derived from the categories recomputed in `results`;
-    returns them.
+    returns them (derived_list_follow)."""
+    return [
+        derived
+        for derived in Category.objects.filter(ruleset=Ruleset.DERIVED)
+        if derived_list_follow(derived=derived, results=results)
+    ]
 
-    Each is built under its own lock, after its components' recomputes have
+
+def derived_list_follow(*, derived: Category, results: list[RecomputeResult]) -> bool:
+    """Bring the derived list up to date after the recomputes in `results` of its components; False when none
+    of them feeds it (nothing done).
+
+    It is built under its own lock, after its components' recomputes have
     published: it reads their lists, and its readers need not wait for them.
     Where every component recomputed was recomputed from a date, only the
     participants whose ratings those recomputes changed are built again (the
     union of theirs, from the earliest date); otherwise the whole list.
     """
-    followed = []
-    for derived in Category.objects.filter(ruleset=Ruleset.DERIVED):
-        mine = [result for result in results if result.category in derived.component_list]
-        if not mine:
-            continue
-        since, changed = None, None
-        if all(result.since is not None and result.changed is not None for result in mine):
-            since = min(result.since for result in mine)
-            changed = set().union(*(result.changed for result in mine))
-        with transaction.atomic():
-            derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
-            _derived_list_refresh(derived, since=since, changed=changed)
-        followed.append(derived)
-    return followed
+    mine = [result for result in results if result.category in derived.component_list]
+    if not mine:
+        return False
+    since, changed = None, None
+    if all(result.since is not None and result.changed is not None for result in mine):
+        since = min(result.since for result in mine)
+        changed = set().union(*(result.changed for result in mine))
+    with transaction.atomic():
+        derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
+        _derived_list_refresh(derived, since=since, changed=changed)
+    if category_tables.swaps_tables() and not connection.in_atomic_block:
+        category_tables.vacuum(CurrentRating, derived.pk)  # as recompute_tidy does for its components' lists
+    return True
 
 
 def _derived_list_refresh(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
@@ -292,9 +303,9 @@ def _list_changed(
 VACUUM_AFTER_ROWS = 100_000
 
 
-def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> None:
+def recompute_tidy(*, category: Category, result: RecomputeResult) -> None:
     """Statistics for a swapped-in history, and for the events when many were marked rated; dead rows
-    cleared after a large rewrite in place.
+    cleared after a large rewrite in place; today's list's pages marked all visible (category_tables.vacuum).
 
     Otherwise the next recompute of the category writes the same keys again
     and PostgreSQL's indexes check each one against its dead predecessor.
@@ -308,6 +319,7 @@ def _tidy_after_large_rewrite(category: Category, result: RecomputeResult) -> No
     elif result.entries_written >= VACUUM_AFTER_ROWS:
         with connection.cursor() as cursor:
             cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
+    category_tables.vacuum(CurrentRating, category.pk)  # deep pages of today's list read by their keys
 
 
 def _elo_recompute(

@@ -114,9 +114,20 @@ def test_the_world_has_ties_across_page_boundaries(tied_constructed):
 # today ------------------------------------------------------------------------------------------------------
 
 
+@pytest.fixture(params=["rows", "keys first"])
+def deep_pages_read(request, monkeypatch) -> str:
+    """Pages deep in a list read row by row, or by their keys first (rankings.KEYS_FIRST_AFTER): from the
+    second page on here."""
+    if request.param == "keys first":
+        monkeypatch.setattr(rankings, "KEYS_FIRST_AFTER", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("level", LEVELS, ids=str)
 @pytest.mark.parametrize("ranked", [True, False], ids=["ranked", "unranked"])
-def test_every_page_of_todays_list_holds_its_rows_of_the_computed_list(client, tied_constructed, level, ranked):
+def test_every_page_of_todays_list_holds_its_rows_of_the_computed_list(
+    client, tied_constructed, level, ranked, deep_pages_read
+):
     rows = expected(tied_constructed, ranked=ranked, **LEVELS[level])
     assert rows
 
@@ -126,7 +137,7 @@ def test_every_page_of_todays_list_holds_its_rows_of_the_computed_list(client, t
 
 
 @pytest.mark.parametrize("sort", ["name", "-name", "rank", "-rank", "rating", "-matches"])
-def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, tied_constructed, sort):
+def test_a_list_sorted_by_a_column_shows_every_row_once_in_that_order(client, tied_constructed, sort, deep_pages_read):
     everyone = expected(tied_constructed, ranked=True)
     field = sort.lstrip("-")
     shown = []

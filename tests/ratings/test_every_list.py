@@ -6,12 +6,13 @@ must publish exactly what one list after the other publishes. The database's bui
 rows the Python path gives (current_rows_from_standings) to the last bit.
 """
 
+import threading
 from datetime import date, timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from devtools.demo import demo_bundle_write
@@ -147,6 +148,42 @@ def test_a_list_that_fails_leaves_the_others_published(transactional_db, tmp_pat
     assert RatingEntry.objects.filter(category__slug="constructed").exists()
     assert not RatingEntry.objects.filter(category__slug="limited").exists()
     assert CurrentRating.objects.filter(category__slug="vtes").exists()
+
+
+@postgresql_only
+def test_a_derived_list_is_built_while_the_lists_that_do_not_feed_it_go_on(transactional_db, tmp_path, monkeypatch):
+    demo_bundle_write(tmp_path, players=150, events=24, seed=7, start=date(2023, 1, 1), end=date(2023, 12, 31))
+    results_import(source=tmp_path)
+    with transaction.atomic():  # other connections cannot see this: the composite is built after every list
+        recompute_ratings("--workers", "1")
+    after_every_list = published()
+    components = set(Category.objects.get(slug="composite").component_list)
+    composite_built = threading.Event()
+    real_follow, real_recompute = every_list.derived_list_follow, every_list.category_recompute
+
+    def follow(*, derived, results):
+        followed = real_follow(derived=derived, results=results)
+        composite_built.set()
+        return followed
+
+    recomputed, waited = set(), []
+
+    def recompute(*, category, **options):
+        result = real_recompute(category=category, **options)
+        recomputed.add(category.slug)
+        if category.slug not in components and components <= recomputed:
+            # The composite's components have published: it is being built beside this list, not after all.
+            waited.append((category.slug, composite_built.wait(timeout=60)))
+        return result
+
+    monkeypatch.setattr(every_list, "derived_list_follow", follow)
+    monkeypatch.setattr(every_list, "category_recompute", recompute)
+
+    output = recompute_ratings("--workers", "1")
+
+    assert waited and all(built for _, built in waited), waited
+    assert published() == after_every_list
+    assert "composite: derived, built in" in output
 
 
 @pytest.mark.django_db

@@ -145,9 +145,7 @@ class _DerivedFollow:
 
     def tidy(self, one: ListRecomputed) -> None:
         """Take the statistics of a list just published (recompute_tidy) on the thread, beside the next list."""
-        self.tidying.append(
-            self.executor.submit(_on_this_thread, recompute_tidy, category=one.category, result=one.result)
-        )
+        self.tidying.append(self.executor.submit(recompute_tidy, category=one.category, result=one.result))
 
     def rest_built(self) -> tuple[list[Category], float]:
         """Once every list has published: the derived lists built (those not built beside now, here) and the
@@ -161,22 +159,15 @@ class _DerivedFollow:
 
     def wait(self) -> None:
         if self.executor is not None:
+            self.executor.submit(connection.close)  # the thread's connection, opened by its first work
             self.executor.shutdown(wait=True)
 
 
 def _derived_built(derived: Category, results: list[RecomputeResult]) -> float:
     """Build the derived list on this thread's connection; the seconds it took."""
     started = time.monotonic()
-    _on_this_thread(derived_list_follow, derived=derived, results=results)
+    derived_list_follow(derived=derived, results=results)
     return time.monotonic() - started
-
-
-def _on_this_thread(work, **arguments):
-    """`work(**arguments)` on this thread's database connection, closed after it (the thread outlives it)."""
-    try:
-        return work(**arguments)
-    finally:
-        connection.close()
 
 
 def default_workers() -> int:

@@ -25,13 +25,20 @@ from events.services import (
     kinds_merge,
     results_changed_send,
 )
+from lib.admin_search import search_words
+from lib.lookups import any_of
 from players.models import Participant
+from players.selectors import participants_containing
 
 PARTICIPANT_SEARCH_FIELDS = ["player__membership_number", "player__name", "team__name", "team__member_key"]
 
 
 def _participant_search_fields(prefix):
     return [f"{prefix}__{field}" for field in PARTICIPANT_SEARCH_FIELDS]
+
+
+def _events_containing(word: str) -> list[int]:
+    return list(Event.objects.filter(Q(name__icontains=word) | Q(code__icontains=word)).values_list("pk", flat=True))
 
 
 def _check_participant_kind(form, field, event):
@@ -54,6 +61,25 @@ class EventFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         return queryset.filter(event_id=self.value()) if self.value() else queryset
+
+
+class RoundFilter(admin.SimpleListFilter):
+    """The rounds of the event chosen (EventFilter), offered once one is: the rounds of every match would be a
+    scan of every match on every page of the list."""
+
+    title = gettext_lazy("round")
+    parameter_name = "round"
+
+    def lookups(self, request, model_admin):
+        event = request.GET.get(EventFilter.parameter_name, "")
+        if not event.isdigit():  # a round asked for in every event is shown as chosen
+            return [(self.value(), self.value())] if (self.value() or "").isdigit() else []
+        rounds = Match.objects.filter(event_id=event).order_by("round").values_list("round", flat=True).distinct()
+        return [(str(number), str(number)) for number in rounds]
+
+    def queryset(self, request, queryset):
+        value = self.value() or ""
+        return queryset.filter(round=value) if value.isdigit() else queryset
 
 
 class MatchResultFilter(admin.SimpleListFilter):
@@ -235,7 +261,8 @@ class MatchAdmin(ResultRowsAdmin):
 
     form = MatchAdminForm
     list_display = ["event", "round", "participant1", "participant2", "games", "draws", "elimination", "result"]
-    list_filter = [EventFilter, "elimination", "round", MatchResultFilter]
+    list_filter = [EventFilter, RoundFilter, "elimination", MatchResultFilter]
+    show_full_result_count = False  # a second count of every match on each filtered page
     list_select_related = [
         "event",
         "participant1__player",
@@ -250,6 +277,20 @@ class MatchAdmin(ResultRowsAdmin):
         *_participant_search_fields("participant2"),
     ]
     autocomplete_fields = ["event", "participant1", "participant2"]
+
+    def get_search_results(self, request, queryset, search_term):
+        """The admin's search (every word in an event's name or code or in a side's search_fields), each word's
+        events and sides found first in their own tables, then the matches through their indexes: ORed across
+        the joins of every match, a search read all of them (1.2-2.3 s at a million matches)."""
+        for word in search_words(search_term):
+            events, sides = _events_containing(word), participants_containing(word=word)
+            in_event, as_side1, as_side2 = (
+                any_of("event_id", events),
+                any_of("participant1_id", sides),
+                any_of("participant2_id", sides),
+            )
+            queryset = queryset.filter(Q(in_event) | Q(as_side1) | Q(as_side2))
+        return queryset, False
 
     @admin.display(description=gettext_lazy("games"))
     def games(self, match):

@@ -101,6 +101,14 @@ def player_by_number(*, number: str) -> Player | None:
 # Names -------------------------------------------------------------------------------
 
 
+def participants_containing(*, word: str) -> list[int]:
+    """The participants whose player's name or membership number, or team's name or members' numbers, contain
+    `word` in any case: found in the players' table through its trigram index, and in the teams'."""
+    players = Player.objects.filter(Q(name__icontains=word) | Q(membership_number__icontains=word))
+    teams = Team.objects.filter(Q(name__icontains=word) | Q(member_key__icontains=word))
+    return [*players.values_list("participant_id", flat=True), *teams.values_list("participant_id", flat=True)]
+
+
 def participant_names(*, participant_ids) -> dict[int, NamedParticipant]:
     """participant id -> its name and page, for pages that name hundreds of players or teams at once.
 

@@ -1,6 +1,11 @@
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.views.main import SEARCH_VAR
+from django.db.models import F, OrderBy
 
+from lib.admin_search import search_words
+from lib.lookups import any_of
+from players.selectors import participants_containing
 from ratings.models import (
     Category,
     CurrentRank,
@@ -125,8 +130,28 @@ class RatingEntryAdmin(ReadOnlyAdmin):
     ]  # fmt: skip
     list_filter = ["category", "provisional"]
     list_select_related = ["category", "event", "participant__player", "opponent__player"]
-    search_fields = ["participant__player__membership_number", "participant__player__name", "event__name"]
+    search_fields = ["participant__player__membership_number", "participant__player__name"]
     show_full_result_count = False
+    # The rows written last first, along each partition's key index: the model's order (category, seq), with
+    # the admin's tie-break on the key after it, sorted every row of every list (2 s at a million matches).
+    ordering = ["-pk"]
+
+    def get_ordering(self, request):
+        if request.GET.get(SEARCH_VAR):
+            # The same order, but the rows found first and sorted after: walking the key index, PostgreSQL
+            # checked row after row for the few a search finds (0.35-0.85 s).
+            return [OrderBy(F("pk") + 0, descending=True)]
+        return super().get_ordering(request)
+
+    def get_search_results(self, request, queryset, search_term):
+        """Each word in the player's name or membership number (or a team's): the participants found first, then
+        their rows through the history's participant index (joined, every row was read). An event's rows are on
+        its page, with their changes."""
+        words = search_words(search_term)
+        if not words:
+            return queryset, False
+        found = set.intersection(*(set(participants_containing(word=word)) for word in words))
+        return queryset.filter(any_of("participant_id", found)), False
 
 
 @admin.register(EventScore)

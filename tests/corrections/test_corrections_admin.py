@@ -5,6 +5,7 @@ The world is the default test bundle (tests/bundles.py), imported and rated (`ra
 """
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 
 from corrections.models import Correction, CorrectionKind
@@ -77,3 +78,65 @@ def test_deleting_a_match_in_the_admin_goes_to_the_removal_page_that_asks_why(cl
     assert response.status_code == 302
     assert response.url == reverse("corrections:match_remove", args=[match.pk])
     assert Match.objects.filter(pk=match.pk).exists()
+
+
+# finding matches ----------------------------------------------------------------------------------------------------
+
+
+def listed_matches(client, **params) -> set[int]:
+    response = client.get(admin_url("changelist"), params)
+    assert response.status_code == 200
+    return {match.pk for match in response.context["cl"].result_list}
+
+
+def matches_where(condition) -> set[int]:
+    return set(Match.objects.filter(condition).values_list("pk", flat=True))
+
+
+def playing(number: str) -> Q:
+    return Q(participant1_id=participant(number)) | Q(participant2_id=participant(number))
+
+
+def in_team_of(number: str) -> Q:
+    return Q(participant1__team__members__membership_number=number) | Q(
+        participant2__team__members__membership_number=number
+    )
+
+
+@pytest.mark.parametrize(
+    ("search", "expected"),
+    [
+        ("e1", lambda: Q(event__code="E1")),
+        ("team cup", lambda: Q(event__name="Team Cup")),
+        ("BECKER", lambda: playing("1002")),  # either side, any case
+        ("1005", lambda: playing("1005") | in_team_of("1005")),  # a membership number: byes and teams included
+        (
+            "dragons",
+            lambda: Q(participant1__team__name="Bavarian Dragons") | Q(participant2__team__name="Bavarian Dragons"),
+        ),
+        ("alice E1", lambda: playing("1001") & Q(event__code="E1")),  # every word, each anywhere
+        ('"Alice Archer"', lambda: playing("1001")),  # a quoted phrase is one word
+        ("nobody", lambda: Q(pk__in=[])),
+    ],
+)
+def test_the_admin_finds_matches_by_event_and_by_either_side(client, rated_default_bundle, admin, search, expected):
+    client.force_login(admin)
+
+    found = listed_matches(client, q=search)
+
+    assert found == matches_where(expected())
+    assert found or search == "nobody"
+
+
+def test_the_round_filter_offers_the_rounds_of_the_event_chosen(client, rated_default_bundle, admin):
+    client.force_login(admin)
+    event = Event.objects.get(code="E1")
+
+    def round_choices(**params):
+        response = client.get(admin_url("changelist"), params)
+        specs = [spec for spec in response.context["cl"].filter_specs if getattr(spec, "parameter_name", "") == "round"]
+        return [label for value, label in specs[0].lookup_choices] if specs else None
+
+    assert round_choices() is None  # no event chosen: no rounds read
+    assert round_choices(event=event.pk) == ["1", "2", "3"]
+    assert listed_matches(client, event=event.pk, round=2) == matches_where(Q(event=event, round=2))

@@ -155,3 +155,45 @@ def _first_request(name: str, day: date, client) -> PageFigure:
     if response.status_code != 200:
         raise RuntimeError(f"as_of={day} answered {response.status_code}")
     return PageFigure(f"{name} ({day.isoformat()})", first, first, -1)
+
+
+def signed_in_pages_measure() -> list[PageFigure]:
+    """The pages admins work in, signed in as one (every event is theirs): the organizers' event list; the
+    admin's lists of matches, searched by the largest event's code and by a surname and narrowed to one of
+    its rounds; a match and its correction page; the events, the players and the rating history, searched."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from events.models import Match
+
+    admin, _ = get_user_model().objects.update_or_create(
+        username="bench-admin", defaults={"is_staff": True, "is_superuser": True}
+    )
+    client = Client()
+    client.force_login(admin)
+    event = Event.objects.order_by(F("player_count").desc(nulls_last=True), "pk").first()
+    match = (
+        Match.objects.filter(event=event, participant2__isnull=False, participant1__player__isnull=False)
+        .select_related("participant1__player")
+        .order_by("round", "pk")
+        .first()
+    )
+    name = match.participant1.player.name
+    surname = name.split()[-1]
+    matches = "/admin/events/match/"
+    pages = [
+        ("organizers' event list (an admin: every event)", "/organize/"),
+        ("admin: matches", matches),
+        (f"admin: matches, search for an event's code ({event.code})", f"{matches}?{urlencode({'q': event.code})}"),
+        (f"admin: matches, search for a surname ({surname!r})", f"{matches}?{urlencode({'q': surname})}"),
+        ("admin: matches of the largest event, round 1", f"{matches}?event={event.pk}&round=1"),
+        ("admin: a match", f"{matches}{match.pk}/change/"),
+        ("a match's correction page", f"/corrections/matches/{match.pk}/correct/"),
+        ("admin: events", "/admin/events/event/"),
+        ("admin: players", "/admin/players/player/"),
+        (f"admin: players, search ({surname!r})", f"/admin/players/player/?{urlencode({'q': surname})}"),
+        ("admin: rating history", "/admin/ratings/ratingentry/"),
+        (f"admin: rating history, search ({name!r})", f"/admin/ratings/ratingentry/?{urlencode({'q': name})}"),
+    ]
+    with override_settings(DEBUG=False):
+        return [page_measure(client, name, url, repeat=7) for name, url in pages]

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from devtools import benchmark
+from devtools import bench_pages, benchmark
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset
 from tests.worlds import demo_world_rated
 
@@ -110,3 +110,13 @@ def test_a_command_s_peak_memory_is_its_own_not_the_bench_s():
 
     assert "Available subcommands" in output
     assert 10 < peak_mb < 300, peak_mb  # a bare manage.py is tens of MB; this process holds more than 400
+
+
+def test_the_admins_pages_are_timed_signed_in_and_each_answers(world):
+    figures = bench_pages.signed_in_pages_measure()
+
+    names = [figure.name for figure in figures]
+    assert names[0] == "organizers' event list (an admin: every event)"
+    assert any(name.startswith("admin: matches, search for a surname") for name in names)
+    assert any(name.startswith("admin: rating history, search") for name in names)
+    assert all(figure.median_ms > 0 and figure.queries > 0 for figure in figures)  # each answered 200, or it raised

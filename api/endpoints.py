@@ -248,7 +248,7 @@ def events(request, params: Query[EventParams]):
     """Submitted and rated events, newest first."""
     rows = selectors.event_search(q=params.q, format=params.format, country=params.country)
     page = serializers.page(request, count=rows.count(), limit=params.limit, offset=params.offset)
-    page_rows = selectors.event_with_match_counts(rows)[params.offset : params.offset + params.limit]
+    page_rows = selectors.event_page(rows, offset=params.offset, limit=params.limit)
     return {**page, "results": [serializers.event(request, each) for each in page_rows]}
 
 

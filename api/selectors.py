@@ -14,6 +14,7 @@ from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
+from events.selectors import rows_of_event
 from players.models import Player
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset, SnapshotRating
 from ratings.selectors.ranking_filters import RankingFilters, RankingFiltersInvalid, ranking_filters
@@ -130,7 +131,18 @@ def event_search(*, q: str = "", format: str = "", country: str = "") -> QuerySe
 
 
 def event_with_match_counts(events: QuerySet) -> QuerySet:
-    return events.annotate(match_count=Count("matches"))
+    return events.annotate(match_count=rows_of_event(Match))
+
+
+def event_page(events: QuerySet, *, offset: int, limit: int) -> list[Event]:
+    """Events `offset` to `offset + limit` of `events`, each with its `match_count`, counted once the page is read:
+    an annotation is computed for every row an OFFSET skips too (5,000 counts for page 101 of 50)."""
+    page = list(events[offset : offset + limit])
+    counted = Match.objects.filter(event__in=[event.pk for event in page]).order_by().values("event")
+    counts = dict(counted.annotate(rows=Count("*")).values_list("event", "rows"))
+    for event in page:
+        event.match_count = counts.get(event.pk, 0)
+    return page
 
 
 def event_get(*, event_id: int) -> Event:

@@ -63,6 +63,14 @@ def _world_counts() -> dict:
 # Event pages -------------------------------------------------------------------------
 
 
+def rows_of_event(model) -> Coalesce:
+    """An annotation: the event's rows of `model` (Match, Standing), counted for each event read through the
+    model's event index. Counted over a join instead, every row of every event was grouped for a page of 50
+    events (0.2-0.65 s at a million matches)."""
+    counted = model.objects.filter(event=OuterRef("pk")).order_by().values("event").annotate(rows=Count("*"))
+    return Coalesce(Subquery(counted.values("rows")), 0)
+
+
 def event_list() -> QuerySet[Event]:
     """Every event, newest first (the order they were recorded breaks ties on a date)."""
     return Event.objects.public().order_by("-date", "-id")

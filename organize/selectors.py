@@ -2,13 +2,13 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from accounts.selectors import user_manages_all_events
 from events.models import Event, EventStatus, Match, Standing
+from events.selectors import rows_of_event
 from ratings.models import RecomputeRun
 from ratings.selectors.history import categories_rating
 
@@ -18,16 +18,9 @@ def organize_events(*, user) -> QuerySet[Event]:
     events = Event.objects.all()
     if not user_manages_all_events(user=user):
         events = events.filter(organizer=user)
-    # Counted per event shown, through each table's event index: joined and grouped, every match of every
-    # event was counted for a page of 50 (0.65 s for an admin at a million matches).
     return events.select_related("organizer").annotate(
-        match_count=_rows_of_event(Match), standing_count=_rows_of_event(Standing)
+        match_count=rows_of_event(Match), standing_count=rows_of_event(Standing)
     )
-
-
-def _rows_of_event(model) -> Coalesce:
-    counted = model.objects.filter(event=OuterRef("pk")).order_by().values("event").annotate(rows=Count("*"))
-    return Coalesce(Subquery(counted.values("rows")), 0)
 
 
 def organize_event_get(*, user, event_id: int) -> Event:

@@ -110,6 +110,36 @@ def test_an_event_has_its_standings_and_its_matches_by_round(client, rated):
     assert shown["result"] == played.result.value
 
 
+@pytest.mark.parametrize("team_size", [1, 3], ids=["players", "teams"])
+def test_every_side_of_every_match_is_named_with_its_page(client, rated, team_size):
+    event = Event.objects.filter(team_size=team_size, matches__isnull=False).distinct().first()
+
+    body = get(client, f"/api/events/{event.pk}/")
+
+    shown = {row["id"]: row for group in body["rounds"] for row in group["matches"]}
+    matches = Match.objects.filter(event=event).select_related(
+        "participant1__player", "participant1__team", "participant2__player", "participant2__team"
+    )
+    assert len(shown) == len(matches) > 0
+    for match in matches:
+        for side, participant in (("participant1", match.participant1), ("participant2", match.participant2)):
+            named = shown[match.pk][side]
+            if participant is None:
+                assert named is None
+            elif team_size == 1:
+                number = participant.player.membership_number
+                url = f"http://testserver/api/players/{number}/"
+                assert named == {"kind": "player", "id": number, "name": participant.player.name, "url": url}
+            else:
+                team = participant.team
+                assert named == {
+                    "kind": "team",
+                    "id": team.member_key.replace(" ", "+"),
+                    "name": str(team),
+                    "url": None,
+                }
+
+
 def test_a_vtes_event_has_standings(client, rated):
     event = Event.objects.filter(format="vtes").first()
 
@@ -144,6 +174,9 @@ def test_a_longer_page_takes_no_more_queries(client, rated, small, large):
 
 def test_a_bigger_event_takes_no_more_queries(client, rated):
     events = Event.objects.exclude(status=EventStatus.DRAFT).annotate(size=Count("matches")).order_by("size")
-    smallest, largest = events.first(), events.last()
+    largest = events.last()
+    # Of the same kind: a team event's sides are read from the teams after none was found among the players.
+    smallest = events.filter(size__gt=0, team_size=largest.team_size).first()
+    assert smallest.size < largest.size
 
     assert queries(client, f"/api/events/{largest.pk}/") == queries(client, f"/api/events/{smallest.pk}/")

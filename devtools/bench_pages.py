@@ -197,3 +197,34 @@ def signed_in_pages_measure() -> list[PageFigure]:
     ]
     with override_settings(DEBUG=False):
         return [page_measure(client, name, url, repeat=7) for name, url in pages]
+
+
+def api_pages_measure() -> list[PageFigure]:
+    """The API as a program reads it: the event list (first and page 101), the largest event whole, the
+    ranking list (first, middle and last 100 rows, a country), the marathon player and a page of their history."""
+    from django.test import Client
+
+    from ratings.models import CurrentRating
+
+    client = Client()
+    event = Event.objects.order_by(F("player_count").desc(nulls_last=True), "pk").first()
+    listed = CurrentRating.objects.filter(category__slug="constructed")
+    rows = listed.count()
+    country = listed.filter(ranked=True).exclude(country="").order_by("world_rank").values_list("country", flat=True)[0]
+    rankings = "/api/rankings/constructed/"
+    # The marathon player the bench's bundle adds; in a smaller world, the most played.
+    marathon = listed.filter(display_id=MARATHON_ID).first() or listed.order_by("-matches", "pk").first()
+    history = f"/api/players/{marathon.display_id}/history/?category=constructed"
+    pages = [
+        ("api: events", "/api/events/"),
+        ("api: events, page 101", "/api/events/?offset=5000"),
+        (f"api: the largest event, every match ({event.player_count} players)", f"/api/events/{event.pk}/"),
+        ("api: ranking, first 100", f"{rankings}?limit=100"),
+        (f"api: ranking, 100 from the middle ({rows // 2:,})", f"{rankings}?limit=100&offset={rows // 2}"),
+        ("api: ranking, the last 100", f"{rankings}?limit=100&offset={max(rows - 100, 0)}"),
+        (f"api: ranking, a country ({country})", f"{rankings}?country={country}"),
+        (f"api: a player ({marathon.matches} matches)", f"/api/players/{marathon.display_id}/"),
+        ("api: their history, the last 50", f"{history}&offset={max(marathon.matches - 50, 0)}"),
+    ]
+    with override_settings(DEBUG=False):
+        return [page_measure(client, name, url, repeat=7) for name, url in pages]

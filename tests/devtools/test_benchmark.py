@@ -120,3 +120,14 @@ def test_the_admins_pages_are_timed_signed_in_and_each_answers(world):
     assert any(name.startswith("admin: matches, search for a surname") for name in names)
     assert any(name.startswith("admin: rating history, search") for name in names)
     assert all(figure.median_ms > 0 and figure.queries > 0 for figure in figures)  # each answered 200, or it raised
+
+
+def test_the_api_is_timed_as_a_program_reads_it_and_each_answers(world):
+    figures = bench_pages.api_pages_measure()
+
+    assert [figure.name.split(" (")[0] for figure in figures][:3] == [
+        "api: events",
+        "api: events, page 101",
+        "api: the largest event, every match",
+    ]
+    assert all(figure.median_ms > 0 and figure.queries > 0 for figure in figures)  # each answered 200, or it raised

@@ -175,6 +175,9 @@ class Command(BaseCommand):
         for page in figures:
             queries = "" if page.queries < 0 else str(page.queries)
             self.stdout.write(f"{page.name:72} {page.median_ms:10.1f} {page.worst_ms:9.1f} {queries:>8}")
+        self.stdout.write(f"{'the API':72}")
+        for page in bench_pages.api_pages_measure():
+            self.stdout.write(f"{page.name:72} {page.median_ms:10.1f} {page.worst_ms:9.1f} {page.queries:>8}")
         self.stdout.write(f"{'signed in as an admin':72}")
         for page in bench_pages.signed_in_pages_measure():
             self.stdout.write(f"{page.name:72} {page.median_ms:10.1f} {page.worst_ms:9.1f} {page.queries:>8}")

@@ -209,7 +209,7 @@ def api_pages_measure() -> list[PageFigure]:
     client = Client()
     event = Event.objects.order_by(F("player_count").desc(nulls_last=True), "pk").first()
     listed = CurrentRating.objects.filter(category__slug="constructed")
-    rows = listed.count()
+    rows = listed.filter(ranked=True).count()  # the API lists the ranked (list=unranked the others)
     country = listed.filter(ranked=True).exclude(country="").order_by("world_rank").values_list("country", flat=True)[0]
     rankings = "/api/rankings/constructed/"
     # The marathon player the bench's bundle adds; in a smaller world, the most played.

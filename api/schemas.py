@@ -5,7 +5,7 @@ import datetime
 from typing import Annotated, Literal
 
 from ninja import Field, Path, Schema
-from pydantic import field_validator
+from pydantic import BaseModel, field_validator
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
@@ -15,15 +15,21 @@ Level = Literal["world", "continent", "country", "region"]
 ListKind = Literal["ranked", "unranked"]
 
 
+class Body(BaseModel):
+    """A response body (or a part of one), validated from the plain dicts api.serializers builds: by pydantic
+    itself, not through ninja's Schema, which wraps every nested object to read it as a model would be read
+    (70 % of the largest event's answer, 3,745 matches)."""
+
+
 # Errors -----------------------------------------------------------------
 
 
-class ErrorDetail(Schema):
+class ErrorDetail(Body):
     parameter: str = Field(description="The query or path parameter at fault.")
     message: str
 
 
-class Error(Schema):
+class Error(Body):
     """Every error has this shape, whatever the status."""
 
     status: int = Field(examples=[404])
@@ -92,7 +98,7 @@ class EventParams(SearchParams):
 # Bodies -------------------------------------------------------------------
 
 
-class Page(Schema):
+class Page(Body):
     """The envelope of every list: `results` holds this page's rows."""
 
     count: int = Field(description="Rows in the whole list, on every page.")
@@ -102,7 +108,7 @@ class Page(Schema):
     previous: str | None = Field(description="The previous page's URL; null on the first page.")
 
 
-class CategoryRef(Schema):
+class CategoryRef(Body):
     slug: str
     name: str
     ruleset: str
@@ -123,7 +129,7 @@ class CategoryPage(Page):
     results: builtins.list[CategoryOut]
 
 
-class Ranks(Schema):
+class Ranks(Body):
     """Rank among the ranked players at each level; null when unranked or the place is unknown."""
 
     world: int | None
@@ -132,7 +138,7 @@ class Ranks(Schema):
     region: int | None
 
 
-class RankingRow(Schema):
+class RankingRow(Body):
     rank: int | None = Field(description="At the level asked for; equal ratings share a rank (1, 2, 2, 4).")
     id: str = Field(description="Membership number; for a team its members' numbers joined by `+`.")
     name: str
@@ -162,7 +168,7 @@ class RankingPage(Page):
     results: builtins.list[RankingRow]
 
 
-class PlayerOut(Schema):
+class PlayerOut(Body):
     membership_number: str
     name: str
     country: str
@@ -176,7 +182,7 @@ class PlayerPage(Page):
     results: builtins.list[PlayerOut]
 
 
-class PlayerRating(Schema):
+class PlayerRating(Body):
     category: CategoryRef
     rating: float
     rating_display: int
@@ -192,20 +198,20 @@ class PlayerDetail(PlayerOut):
     ratings: builtins.list[PlayerRating] = Field(description="Today's rating in every category the player is in.")
 
 
-class EventRef(Schema):
+class EventRef(Body):
     id: int
     name: str
     url: str
 
 
-class Participant(Schema):
+class Participant(Body):
     kind: Literal["player", "team"]
     id: str = Field(description="Membership number; for a team its members' numbers joined by `+`.")
     name: str
     url: str | None = Field(description="The player's API resource; null for a team.")
 
 
-class HistoryEntry(Schema):
+class HistoryEntry(Body):
     date: datetime.date
     event: EventRef
     round: int
@@ -228,7 +234,7 @@ class HistoryPage(Page):
     results: builtins.list[HistoryEntry]
 
 
-class EventOut(Schema):
+class EventOut(Body):
     id: int
     code: str | None = Field(description="The event's id in imported results bundles.")
     name: str
@@ -251,7 +257,7 @@ class EventPage(Page):
     results: builtins.list[EventOut]
 
 
-class StandingOut(Schema):
+class StandingOut(Body):
     rank: int
     participant: Participant
     vp: float
@@ -259,7 +265,7 @@ class StandingOut(Schema):
     final: Literal["winner", "finalist", ""]
 
 
-class MatchOut(Schema):
+class MatchOut(Body):
     id: int
     participant1: Participant
     participant2: Participant | None = Field(description="Null for a bye.")
@@ -270,7 +276,7 @@ class MatchOut(Schema):
     elimination: bool
 
 
-class RoundOut(Schema):
+class RoundOut(Body):
     round: int
     matches: builtins.list[MatchOut]
 

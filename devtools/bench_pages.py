@@ -73,6 +73,27 @@ def _site_pages(sample_name: str) -> list[tuple[str, str]]:
     return pages
 
 
+def _other_lists_pages() -> list[tuple[str, str]]:
+    """Every other list's ranking (limited, vintage, composite, the team lists, V:EKN): its first page, its
+    middle page and a search for its leader's first name (or number)."""
+    from ratings.models import CurrentRating
+
+    pages = []
+    for category in Category.objects.exclude(slug="constructed").order_by("position"):
+        ranked = CurrentRating.objects.filter(category=category, ranked=True)
+        middle = max(1, ranked.count() // 100)
+        leader = ranked.order_by("world_rank").values_list("name", "display_id").first()
+        base = f"/rankings/{category.slug}/"
+        pages += [
+            (f"ranking: {category.slug}", base),
+            (f"ranking: {category.slug}, page {middle}", f"{base}?page={middle}"),
+        ]
+        if leader:
+            word = leader[0].split()[0] if leader[0] else leader[1]
+            pages.append((f"ranking: {category.slug}, search ({word!r})", f"{base}?{urlencode({'q': word})}"))
+    return pages
+
+
 def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
     """The ranking pages of `constructed` (every level, deep pages, past dates), a player page, and with
     `site_pages` the home page, event list and largest event page and a player search."""
@@ -120,7 +141,7 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
         ("player page, history page 40", f"/players/{MARATHON_ID}/?page=40"),
     ]  # fmt: skip
     if site_pages:
-        pages = _site_pages(sample.name) + pages
+        pages = _site_pages(sample.name) + pages + _other_lists_pages()
     # Past lists are written on their first request: start from none, so the first requests below are first.
     with connection.cursor() as cursor:
         tables = (SnapshotRating, RankingSnapshot, OfficialList)  # an official list's snapshot goes with it

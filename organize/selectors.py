@@ -8,7 +8,6 @@ from django.shortcuts import get_object_or_404
 
 from accounts.selectors import user_manages_all_events
 from events.models import Event, EventStatus, Match, Standing
-from events.selectors import rows_of_event
 from ratings.models import RecomputeRun
 from ratings.selectors.history import categories_rating
 
@@ -18,9 +17,19 @@ def organize_events(*, user) -> QuerySet[Event]:
     events = Event.objects.all()
     if not user_manages_all_events(user=user):
         events = events.filter(organizer=user)
-    return events.select_related("organizer").annotate(
-        match_count=rows_of_event(Match), standing_count=rows_of_event(Standing)
-    )
+    return events.select_related("organizer")
+
+
+def events_results_counted(*, event_ids) -> dict[int, tuple[int, int]]:
+    """event id -> (its matches, its standings), for a page of events once it is read: counted per event
+    through each table's event index (joined to every event and grouped, every match was counted for a page
+    of 50: 0.65 s at a million matches; as an annotation, also for every event a deep page skips)."""
+    counts = {pk: [0, 0] for pk in event_ids}
+    for at, model in enumerate((Match, Standing)):
+        rows = model.objects.filter(event_id__in=counts).order_by().values("event_id").annotate(rows=Count("*"))
+        for pk, number in rows.values_list("event_id", "rows"):
+            counts[pk][at] = number
+    return {pk: (matches, standings) for pk, (matches, standings) in counts.items()}
 
 
 def organize_event_get(*, user, event_id: int) -> Event:

@@ -29,7 +29,7 @@ class OrganizeEventTable(tables.Table):
     player_count = tables.Column(verbose_name=gettext_lazy("Players"), attrs=cell(gettext_lazy("Players"), "num"))
     results = tables.Column(
         verbose_name=gettext_lazy("Results"),
-        accessor="match_count",
+        accessor="pk",
         orderable=False,
         attrs=cell(gettext_lazy("Results")),
     )
@@ -45,6 +45,7 @@ class OrganizeEventTable(tables.Table):
     def __init__(self, data, *, show_organizer: bool, **kwargs):
         super().__init__(data, exclude=() if show_organizer else ("organizer",), **kwargs)
         self.anchor = "events"
+        self.results_counts: dict[int, tuple[int, int]] = {}  # event id -> (matches, standings), for the page shown
 
     def render_name(self, record):
         return format_html('<a href="{}">{}</a>', reverse("organize:event", args=[record.pk]), record.name)
@@ -54,13 +55,12 @@ class OrganizeEventTable(tables.Table):
         return _("%(format)s (teams)") % {"format": label} if record.team_size > 1 else label
 
     def render_results(self, record):
+        matches, standings = self.results_counts.get(record.pk, (0, 0))
         parts = []
-        if record.match_count:
-            count = record.match_count
-            parts.append(ngettext("%(count)s match", "%(count)s matches", count) % {"count": count})
-        if record.standing_count:
-            count = record.standing_count
-            parts.append(ngettext("%(count)s standing", "%(count)s standings", count) % {"count": count})
+        if matches:
+            parts.append(ngettext("%(count)s match", "%(count)s matches", matches) % {"count": matches})
+        if standings:
+            parts.append(ngettext("%(count)s standing", "%(count)s standings", standings) % {"count": standings})
         return ", ".join(parts) or _("none yet")
 
     def render_status(self, record):

@@ -98,6 +98,7 @@ def index(request):
     events = selectors.organize_events(user=request.user).order_by("-date", "-id")
     filterset = OrganizeEventFilter(request.GET or None, queryset=events)
     table = configure(request, OrganizeEventTable(filterset.qs, show_organizer=manages_all), per_page=EVENTS_PER_PAGE)
+    table.results_counts = selectors.events_results_counted(event_ids=[row.record.pk for row in table.page.object_list])
     return render(request, "organize/index.html", {"table": table, "filter": filterset, "manages_all": manages_all})
 
 

@@ -118,6 +118,16 @@ def test_submitting_queues_the_rating_and_the_organizer_sees_it_rated(organizer_
     assert 'class="tag tag-yes">Rated</span>' in listed
 
 
+def test_the_event_list_counts_each_events_results(organizer_client, organizer, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
+    EventFactory(organizer=organizer, name="Saturday Draft", player_count=8)
+
+    table = organizer_client.get("/organize/").context["table"]
+
+    shown = {row.record.name: row.get_cell("results") for row in table.page.object_list}
+    assert shown == {"Friday Standard": "4 matches", "Saturday Draft": "none yet"}
+
+
 def test_the_results_are_checked_again_before_submitting(organizer_client, event, players):
     upload(organizer_client, event, matches=VALID_MATCHES)
     Event.objects.filter(pk=event.pk).update(player_count=3)

@@ -117,6 +117,10 @@ class _DerivedFollow:
     a second of it, which would otherwise come after every list). Otherwise
     (SQLite, a caller's transaction that other connections cannot see) they
     are built after all the lists, here.
+
+    With processes, the thread starts with the first list done, after the
+    pool has forked every worker (a fork start spawns them all at its first
+    submit): no worker is forked from a process whose thread holds a connection.
     """
 
     def __init__(self, recomputed: list[Category], *, beside: bool):

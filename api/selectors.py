@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
 from events.selectors import rows_of_event
-from lib.lookups import any_of
-from players.models import Participant, Player, Team, team_label
+from players.links import NamedParticipant
+from players.models import Player
+from players.selectors import participant_names
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset, SnapshotRating
 from ratings.selectors.ranking_filters import RankingFilters, RankingFiltersInvalid, ranking_filters
 from ratings.selectors.rankings import ranking_page_rows
@@ -161,41 +162,10 @@ def event_standings(*, event: Event) -> QuerySet:
 MATCH_ROW = ("id", "round", "participant1_id", "participant2_id", "games1", "games2", "draws", "elimination")
 
 
-@dataclass(frozen=True)
-class Side:
-    """A match's side as the API names it, read as plain values: the largest event's 3,700 matches read as
-    models with their players and teams (seven models a match) took a third of its answer."""
-
-    kind: str
-    key: str  # a player's membership number; a team's members' numbers; else the participant's id
-    name: str
-
-
-def event_matches(*, event: Event) -> tuple[list[tuple], dict[int, Side]]:
-    """The event's matches as MATCH_ROW tuples in round order, and each side that plays in them."""
+def event_matches(*, event: Event) -> tuple[list[tuple], dict[int, NamedParticipant]]:
+    """The event's matches as MATCH_ROW tuples in round order, and each side that plays in them, read as plain
+    values: the largest event's 3,745 matches read as models with their players and teams (seven models a
+    match) took a third of its answer."""
     rows = list(Match.objects.filter(event=event).order_by("round", "id").values_list(*MATCH_ROW))
-    return rows, _sides({row[2] for row in rows} | {row[3] for row in rows if row[3] is not None})
-
-
-def _sides(participant_ids: set[int]) -> dict[int, Side]:
-    sides = {
-        pk: Side(Participant.Kind.PLAYER, number, name)
-        for pk, number, name in Player.objects.filter(any_of("participant_id", participant_ids))
-        .order_by()
-        .values_list("participant_id", "membership_number", "name")
-    }
-    left = participant_ids - sides.keys()
-    if left:
-        sides |= {
-            pk: Side(Participant.Kind.TEAM, member_key, team_label(name, member_key))
-            for pk, name, member_key in Team.objects.filter(any_of("participant_id", left))
-            .order_by()
-            .values_list("participant_id", "name", "member_key")
-        }
-        left -= sides.keys()
-    if left:  # neither a player nor a team
-        sides |= {
-            pk: Side(kind, str(pk), "")
-            for pk, kind in Participant.objects.filter(any_of("pk", left)).values_list("pk", "kind")
-        }
-    return sides
+    sides = {row[2] for row in rows} | {row[3] for row in rows if row[3] is not None}
+    return rows, participant_names(participant_ids=sides)

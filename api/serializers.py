@@ -3,9 +3,9 @@
 from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
-from api.selectors import HISTORY_RULESETS, Side
+from api.selectors import HISTORY_RULESETS
 from events.models import Event, Standing, match_result
-from players.links import url_maker
+from players.links import NamedParticipant, url_maker
 from players.models import Participant, Player
 from ratings.engine import displayed
 from ratings.models import Category, CurrentRating, RatingEntry
@@ -172,18 +172,19 @@ def standing(request, standing: Standing) -> dict:
     }
 
 
-def side(request, side: Side | None) -> dict | None:
-    """A match's side (api.selectors.Side), named as participant() names one."""
-    if side is None:
+def side(request, named: NamedParticipant | None) -> dict | None:
+    """A match's side (players.selectors.participant_names), named as participant() names one."""
+    if named is None:
         return None
-    if side.kind == Participant.Kind.PLAYER:
-        return {"kind": "player", "id": side.key, "name": side.name, "url": player_url(request, side.key)}
-    if side.kind == Participant.Kind.TEAM:
-        return {"kind": "team", "id": side.key.replace(" ", "+"), "name": side.name, "url": None}
-    return {"kind": side.kind, "id": side.key, "name": "", "url": None}
+    if named.kind == Participant.Kind.PLAYER:
+        number = named.membership_number
+        return {"kind": "player", "id": number, "name": named.name, "url": player_url(request, number)}
+    if named.kind == Participant.Kind.TEAM:
+        return {"kind": "team", "id": named.member_key.replace(" ", "+"), "name": named.name, "url": None}
+    return {"kind": named.kind, "id": str(named.pk), "name": "", "url": None}
 
 
-def match(request, row: tuple, sides: dict[int, Side]) -> dict:
+def match(request, row: tuple, sides: dict[int, NamedParticipant]) -> dict:
     """A MATCH_ROW of api.selectors.event_matches, its sides named."""
     pk, _round, participant1, participant2, games1, games2, draws, elimination = row
     return {
@@ -198,7 +199,7 @@ def match(request, row: tuple, sides: dict[int, Side]) -> dict:
     }
 
 
-def rounds(request, matches: tuple[list[tuple], dict[int, Side]]) -> list[dict]:
+def rounds(request, matches: tuple[list[tuple], dict[int, NamedParticipant]]) -> list[dict]:
     """Matches grouped by round, in round order (api.selectors.event_matches gives them in that order)."""
     rows, sides = matches
     grouped: dict[int, list[dict]] = {}

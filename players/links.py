@@ -26,6 +26,7 @@ class NamedParticipant:
     kind: str
     name: str
     membership_number: str = ""  # a player's page is keyed by it; a team's by its participant id
+    member_key: str = ""  # a team's members' numbers (Team.member_key), as the API names a team
 
     def __str__(self):
         return self.name

@@ -128,7 +128,7 @@ def participant_names(*, participant_ids) -> dict[int, NamedParticipant]:
     left = wanted - named.keys()
     if left:
         named |= {
-            pk: NamedParticipant(pk, Participant.Kind.TEAM, team_label(name, member_key))
+            pk: NamedParticipant(pk, Participant.Kind.TEAM, team_label(name, member_key), member_key=member_key)
             for pk, name, member_key in Team.objects.filter(any_of("participant_id", left))
             .order_by()
             .values_list("participant_id", "name", "member_key")

@@ -6,6 +6,7 @@ import os
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
 
 from tests.bundles import Bundle
 from tests.factories import AdminFactory, OrganizerFactory, PlayerAccountFactory, SuperuserFactory
@@ -23,6 +24,14 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """A request in another language leaves that language active in the thread (LocaleMiddleware activates
+    it, nothing deactivates it): the next test in the same process would start in German, say."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True, scope="session")

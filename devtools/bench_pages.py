@@ -49,25 +49,26 @@ def _typo(name: str) -> str:
     return " ".join([*first, last[:middle] + last[middle + 1 :]])
 
 
+def _largest_event() -> Event | None:
+    """The event with the most players (then matches): the site's, the API's and the admin's pages time the same."""
+    events = Event.objects.annotate(rows=Count("matches"))
+    return events.order_by(F("player_count").desc(nulls_last=True), "-rows", "pk").first()
+
+
 def _site_pages(sample_name: str) -> list[tuple[str, str]]:
     """The pages every visitor passes through: home, the event list, the largest event, player searches (one
     word, a whole name in reverse order, a whole name with a typo)."""
     events = Event.objects.count()
     deep = max(1, min(50, (events + EVENTS_PER_PAGE - 1) // EVENTS_PER_PAGE))
-    largest = (
-        Event.objects.annotate(rows=Count("matches"))
-        .order_by(F("player_count").desc(nulls_last=True), "-rows", "pk")
-        .values_list("pk", "player_count", "rows")
-        .first()
-    )
+    largest = _largest_event()
     pages = [
         ("home page", "/"),
         ("event list, page 1", "/events/"),
         (f"event list, page {deep}", f"/events/?page={deep}"),
     ]
     if largest:
-        pk, players, rows = largest
-        pages.append((f"event page, the largest event ({players} players, {rows} matches)", f"/events/{pk}/"))
+        name = f"event page, the largest event ({largest.player_count} players, {largest.rows} matches)"
+        pages.append((name, f"/events/{largest.pk}/"))
     words = sample_name.split()
     for query in (words[0], " ".join(reversed(words)), _typo(sample_name)):
         pages.append((f"player search ({query!r})", "/players/?" + urlencode({"q": query})))
@@ -199,7 +200,7 @@ def signed_in_pages_measure() -> list[PageFigure]:
         client.force_login(admin)
     finally:
         guard.setLevel(level)
-    event = Event.objects.order_by(F("player_count").desc(nulls_last=True), "pk").first()
+    event = _largest_event()
     match = (
         Match.objects.filter(event=event, participant2__isnull=False, participant1__player__isnull=False)
         .select_related("participant1__player")
@@ -235,7 +236,7 @@ def api_pages_measure() -> list[PageFigure]:
     from ratings.models import CurrentRating
 
     client = Client()
-    event = Event.objects.order_by(F("player_count").desc(nulls_last=True), "pk").first()
+    event = _largest_event()
     listed = CurrentRating.objects.filter(category__slug="constructed")
     rows = listed.filter(ranked=True).count()  # the API lists the ranked (list=unranked the others)
     country = listed.filter(ranked=True).exclude(country="").order_by("world_rank").values_list("country", flat=True)[0]

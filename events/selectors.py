@@ -63,12 +63,13 @@ def _world_counts() -> dict:
 # Event pages -------------------------------------------------------------------------
 
 
-def rows_of_event(model) -> Coalesce:
-    """An annotation: the event's rows of `model` (Match, Standing), counted for each event read through the
-    model's event index. Counted over a join instead, every row of every event was grouped for a page of 50
-    events (0.2-0.65 s at a million matches)."""
-    counted = model.objects.filter(event=OuterRef("pk")).order_by().values("event").annotate(rows=Count("*"))
-    return Coalesce(Subquery(counted.values("rows")), 0)
+def rows_per_event(model, *, event_ids) -> dict[int, int]:
+    """event id -> how many rows of `model` (Match, Standing) it has, for the events of a page once it is read:
+    one grouped query through the model's event index. Annotated on the events instead, every match of every
+    event was grouped for a page of 50 (0.2-0.65 s at a million matches), or, paged with OFFSET, counted for
+    every event skipped as well."""
+    counted = model.objects.filter(event_id__in=list(event_ids)).order_by().values("event_id")
+    return dict(counted.annotate(rows=Count("*")).values_list("event_id", "rows"))
 
 
 def event_list() -> QuerySet[Event]:

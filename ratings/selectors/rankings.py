@@ -175,9 +175,7 @@ class ListRows:
         if not isinstance(key, slice):
             raise TypeError("read a list by slices (pages)")
         if self._few:
-            keys = self._ordered_keys()[key]
-            found = {row.pk: row for row in self._rows.annotate(**self._annotations).filter(pk__in=keys)}
-            return [found[pk] for pk in keys]
+            return self._rows_of(self._rows.annotate(**self._annotations), self._ordered_keys()[key])
         length = len(self)
         start, stop, _ = key.indices(length)
         if start >= stop:
@@ -195,9 +193,13 @@ class ListRows:
         are all visible, as a recompute leaves them), not each a visit to its row."""
         if start <= KEYS_FIRST_AFTER or self._searched:
             return list(ordered[start:stop])
-        keys = list(ordered.values_list("pk", flat=True)[start:stop])
-        found = {row.pk: row for row in ordered.filter(pk__in=keys)}
-        return [found[key] for key in keys if key in found]  # a row gone meanwhile (a recompute) is left out
+        return self._rows_of(ordered, list(ordered.values_list("pk", flat=True)[start:stop]))
+
+    @staticmethod
+    def _rows_of(rows: QuerySet, keys: list) -> list:
+        """The rows of `rows` with these keys, in their order; a row gone meanwhile (a recompute) is left out."""
+        found = {row.pk: row for row in rows.filter(pk__in=keys)}
+        return [found[key] for key in keys if key in found]
 
     def __iter__(self):
         return iter(self.queryset())

@@ -180,26 +180,33 @@ def _first_request(name: str, day: date, client) -> PageFigure:
     return PageFigure(f"{name} ({day.isoformat()})", first, first, -1)
 
 
+def _signed_in(user):
+    """A test client signed in as `user`."""
+    from django.test import Client
+
+    client = Client()
+    guard = logging.getLogger("axes")  # its notes of the sign-in would come out among the figures
+    level = guard.level
+    guard.setLevel(logging.WARNING)
+    try:
+        client.force_login(user)
+    finally:
+        guard.setLevel(level)
+    return client
+
+
 def signed_in_pages_measure() -> list[PageFigure]:
     """The pages admins work in, signed in as one (every event is theirs): the organizers' event list; the
     admin's lists of matches, searched by the largest event's code and by a surname and narrowed to one of
     its rounds; a match and its correction page; the events, the players and the rating history, searched."""
     from django.contrib.auth import get_user_model
-    from django.test import Client
 
     from events.models import Match
 
     admin, _ = get_user_model().objects.update_or_create(
         username="bench-admin", defaults={"is_staff": True, "is_superuser": True}
     )
-    client = Client()
-    guard = logging.getLogger("axes")  # its notes of the sign-in would come out among the figures
-    level = guard.level
-    guard.setLevel(logging.WARNING)
-    try:
-        client.force_login(admin)
-    finally:
-        guard.setLevel(level)
+    client = _signed_in(admin)
     event = _largest_event()
     match = (
         Match.objects.filter(event=event, participant2__isnull=False, participant1__player__isnull=False)
@@ -254,6 +261,114 @@ def api_pages_measure() -> list[PageFigure]:
         (f"api: ranking, a country ({country})", f"{rankings}?country={country}"),
         (f"api: a player ({marathon.matches} matches)", f"/api/players/{marathon.display_id}/"),
         ("api: their history, the last 50", f"{history}&offset={max(marathon.matches - 50, 0)}"),
+    ]
+    with override_settings(DEBUG=False):
+        return [page_measure(client, name, url, repeat=7) for name, url in pages]
+
+
+BENCH_DRAFT = "Bench draft (the largest event again)"
+
+
+def _results_files(event: Event) -> dict[str, str]:
+    """The event's matches and standings as an organizer uploads them (SPEC's files, without event_id)."""
+    from events.models import Match, Standing
+
+    matches = Match.objects.filter(event=event).order_by("round", "pk")
+    lines = ["round,player1_id,player2_id,player1_games,player2_games,draws,elimination"]
+    for values in matches.values_list(
+        "round", "participant1__player__membership_number", "participant2__player__membership_number",
+        "games1", "games2", "draws", "elimination",
+    ):  # fmt: skip
+        (round_, first, second, games1, games2, draws, elimination) = values
+        lines.append(f"{round_},{first},{second or ''},{games1},{games2},{draws},{int(elimination)}")
+    files = {"matches": "\n".join(lines) + "\n"}
+    standings = Standing.objects.filter(event=event).order_by("rank", "pk")
+    if standings.exists():
+        rows = ["player_id,rank,vp,gw,final"]
+        for number, rank, vp, gw, final in standings.values_list(
+            "participant__player__membership_number", "rank", "vp", "gw", "final"
+        ):
+            rows.append(f"{number},{rank},{vp.normalize():f},{gw},{final}")
+        files["standings"] = "\n".join(rows) + "\n"
+    return files
+
+
+def _draft_like(source: Event, organizer) -> Event:
+    """A new draft of `organizer` shaped like `source` (its earlier drafts of the bench go)."""
+    from organize.services import event_create
+
+    Event.objects.filter(organizer=organizer, name=BENCH_DRAFT).delete()
+    fields = ("date", "format", "k", "player_count", "level2_judge", "structure", "country", "city")
+    return event_create(organizer=organizer, name=BENCH_DRAFT, **{field: getattr(source, field) for field in fields})
+
+
+def organizer_pages_measure() -> list[PageFigure]:
+    """An organizer's pages, signed in as one who reported three small events and now reports one as large as
+    the largest individual event: its results uploaded into the empty draft (the matches and standings files),
+    then the organizer's event list, the draft's page, its upload form, round 1 and the standings as forms to
+    type into, and the preview of what it does to the ratings."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from accounts.roles import ORGANIZERS
+
+    organizer, _ = get_user_model().objects.get_or_create(username="bench-organizer")
+    organizer.groups.add(Group.objects.get(name=ORGANIZERS))
+    individual = Event.objects.filter(team_size=1).exclude(name=BENCH_DRAFT)
+    small = individual.order_by("player_count", "pk").values_list("pk", flat=True)[:3]
+    Event.objects.filter(pk__in=list(small)).update(organizer=organizer)
+    played = individual.annotate(rows=Count("matches")).filter(rows__gt=0)  # a V:EKN event has standings only
+    source = played.order_by("-player_count", "-rows", "pk").first()
+    files = _results_files(source)
+    client = _signed_in(organizer)
+    times = []
+    with override_settings(DEBUG=False):
+        for _ in range(3):  # each into a new empty draft: every match and standing written
+            draft = _draft_like(source, organizer)
+            data = {name: SimpleUploadedFile(f"{name}.csv", text.encode()) for name, text in files.items()}
+            started = time.perf_counter()
+            response = client.post(f"/organize/events/{draft.pk}/upload/", data)
+            times.append((time.perf_counter() - started) * 1000)
+            if response.status_code != 302:
+                raise RuntimeError(f"the upload answered {response.status_code}: {response.content[:2000]!r}")
+        base = f"/organize/events/{draft.pk}/"
+        size = f"{source.player_count} players, {source.rows} matches"
+        pages = [
+            ("organizer: their event list (4 events)", "/organize/"),
+            (f"organizer: the draft's page ({size})", base),
+            ("organizer: its upload form", f"{base}upload/"),
+            ("organizer: its round 1 as a form", f"{base}rounds/1/"),
+            ("organizer: its standings as a form", f"{base}standings/"),
+            ("organizer: its preview (the ratings it changes)", f"{base}preview/"),
+        ]
+        figures = [PageFigure(f"organizer: upload of its results ({size})", statistics.median(times), max(times), -1)]
+        return figures + [page_measure(client, name, url, repeat=5) for name, url in pages]
+
+
+def player_pages_measure() -> list[PageFigure]:
+    """A player's pages, signed in as the marathon player's account: their account, their appeals, the
+    appeal form of their last match and their details; and the correction log everyone reads."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from events.models import Match
+    from players.models import Player
+
+    # The marathon player the bench's bundle adds; in a smaller world, a player of the last match.
+    played = Match.objects.filter(participant1__player__isnull=False).order_by("-event__date", "-pk")
+    player = Player.objects.filter(membership_number=MARATHON_ID).first() or played.first().participant1.player
+    user, _ = get_user_model().objects.get_or_create(username="bench-player")
+    Profile.objects.filter(player=player).exclude(user=user).update(player=None)
+    Profile.objects.update_or_create(user=user, defaults={"player": player})
+    match = Match.objects.filter(participant1__player=player).order_by("-event__date", "-pk").first()
+    client = _signed_in(user)
+    pages = [
+        ("player: their account", "/accounts/"),
+        ("player: their appeals", "/appeals/"),
+        ("player: the appeal form of their last match", f"/appeals/new/{match.pk}/"),
+        ("player: their details", "/appeals/details/"),
+        ("the correction log", "/corrections/"),
     ]
     with override_settings(DEBUG=False):
         return [page_measure(client, name, url, repeat=7) for name, url in pages]

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from events.models import Event, FinalPlacing, KValue
-from lib.forms import PLAYER_BOX
+from lib.forms import PLAYER_BOX, QuickSelect, QuickTextInput
 from organize.importer.errors import Origin
 from organize.importer.rows import Row
 from organize.services import NEW_PLAYERS_PER_UPLOAD
@@ -417,13 +417,21 @@ class MatchRowForm(forms.Form):
         "draws": "draws",
     }
 
-    player1 = forms.CharField(required=False, max_length=250, label=gettext_lazy("Player 1"))
+    player1 = forms.CharField(widget=QuickTextInput, required=False, max_length=250, label=gettext_lazy("Player 1"))
     player2 = forms.CharField(
-        required=False, max_length=250, label=gettext_lazy("Player 2"), help_text=gettext_lazy("Empty for a bye.")
+        widget=QuickTextInput,
+        required=False,
+        max_length=250,
+        label=gettext_lazy("Player 2"),
+        help_text=gettext_lazy("Empty for a bye."),
     )
-    games1 = forms.CharField(required=False, max_length=5, label=gettext_lazy("Games won by player 1"))
-    games2 = forms.CharField(required=False, max_length=5, label=gettext_lazy("Games won by player 2"))
-    draws = forms.CharField(required=False, max_length=5, label=gettext_lazy("Games drawn"))
+    games1 = forms.CharField(
+        widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("Games won by player 1")
+    )
+    games2 = forms.CharField(
+        widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("Games won by player 2")
+    )
+    draws = forms.CharField(widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("Games drawn"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -444,14 +452,18 @@ class StandingRowForm(forms.Form):
     # standings.csv column -> the field that carries it.
     COLUMNS = {"player_id": "player", "rank": "rank", "vp": "vp", "gw": "gw", "final": "final"}
 
-    player = forms.CharField(required=False, max_length=250, label=gettext_lazy("Player"))
-    rank = forms.CharField(required=False, max_length=6, label=gettext_lazy("Rank"))
+    player = forms.CharField(widget=QuickTextInput, required=False, max_length=250, label=gettext_lazy("Player"))
+    rank = forms.CharField(widget=QuickTextInput, required=False, max_length=6, label=gettext_lazy("Rank"))
     vp = forms.CharField(
-        required=False, max_length=8, label=gettext_lazy("VP"), help_text=gettext_lazy("Halves allowed: 2.5")
+        widget=QuickTextInput,
+        required=False,
+        max_length=8,
+        label=gettext_lazy("VP"),
+        help_text=gettext_lazy("Halves allowed: 2.5"),
     )
-    gw = forms.CharField(required=False, max_length=5, label=gettext_lazy("GW"))
+    gw = forms.CharField(widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("GW"))
     final = forms.ChoiceField(
-        required=False, choices=FinalPlacing.choices, label=pgettext_lazy("final placing", "Final")
+        widget=QuickSelect, required=False, choices=FinalPlacing.choices, label=pgettext_lazy("final placing", "Final")
     )
 
     def __init__(self, *args, **kwargs):

@@ -14,12 +14,7 @@ from events.models import Event, Match, Standing
 from organize.importer.errors import Origin
 from organize.importer.event_results import event_ref
 from organize.importer.rows import Row
-from players.links import participant_entity
-from players.models import Team
-
-
-def _team_ref(team: Team) -> str:
-    return f"T{team.participant_id}"
+from players.models import Participant, Team
 
 
 def _text(value) -> str:
@@ -32,58 +27,80 @@ def _row(values: dict, origin: Origin | None = None) -> Row:
     return Row({column: _text(value) for column, value in values.items()}, origin or Origin())
 
 
+def _side_fields(side: str) -> list[str]:
+    """What names a participant in the files, read through `side` (a relation to Participant)."""
+    return [f"{side}__kind", f"{side}__player__membership_number", f"{side}__team__participant_id"]
+
+
 def stored_results_rows(event: Event) -> dict[str, list[dict]]:
-    """The event's stored matches and standings (and its teams) as values of the importer's files' rows."""
+    """The event's stored matches and standings (and its teams) as values of the importer's files' rows.
+
+    Read as values: at 3,700 matches, matches with their four sides' models took half a second to build."""
     ref = event_ref(event)
+    teams: list[int] = []  # the teams named, in the order they come
+
+    def name(kind: str | None, number: str | None, team: int | None) -> str:
+        """A player by their membership number, a team as T<its participant id>; "" for no one (a bye)."""
+        if kind == Participant.Kind.TEAM:
+            if team is None:
+                return ""
+            teams.append(team)
+            return f"T{team}"
+        return number or ""
+
     matches = (
         Match.objects.filter(event=event)
-        .select_related("participant1__player", "participant1__team", "participant2__player", "participant2__team")
         .order_by("round", "id")
+        .values_list(
+            "round", "games1", "games2", "draws", "elimination",
+            *_side_fields("participant1"), *_side_fields("participant2"),
+        )
+    )  # fmt: skip
+    standings = (
+        Standing.objects.filter(event=event)
+        .order_by("rank", "participant_id")
+        .values_list("rank", "vp", "gw", "final", *_side_fields("participant"))
     )
-    standings = Standing.objects.filter(event=event).select_related("participant__player", "participant__team")
-    teams: dict[str, Team] = {}
-
-    def name(participant) -> str:
-        entity = participant_entity(participant)
-        if entity is None:
-            return ""
-        if isinstance(entity, Team):
-            teams[_team_ref(entity)] = entity
-            return _team_ref(entity)
-        return entity.membership_number
-
     rows = {
         "matches.csv": [
             {
                 "event_id": ref,
-                "round": match.round,
-                "player1_id": name(match.participant1),
-                "player2_id": name(match.participant2),
-                "player1_games": match.games1,
-                "player2_games": match.games2,
-                "draws": match.draws,
-                "elimination": int(match.elimination),
+                "round": round_,
+                "player1_id": name(*first),
+                "player2_id": name(*second),
+                "player1_games": games1,
+                "player2_games": games2,
+                "draws": draws,
+                "elimination": int(elimination),
             }
-            for match in matches
+            for (round_, games1, games2, draws, elimination, *sides) in matches
+            for first, second in [(sides[:3], sides[3:])]
         ],
         "standings.csv": [
             {
                 "event_id": ref,
-                "player_id": name(standing.participant),
-                "rank": standing.rank,
-                "vp": f"{standing.vp.normalize():f}",
-                "gw": standing.gw,
-                "final": standing.final,
+                "player_id": name(*side),
+                "rank": rank,
+                "vp": f"{vp.normalize():f}",
+                "gw": gw,
+                "final": final,
             }
-            for standing in standings.order_by("rank", "participant_id")
+            for (rank, vp, gw, final, *side) in standings
         ],
         "teams.csv": [],
     }
-    for ref_, team in teams.items():
-        members = sorted(team.members.values_list("membership_number", flat=True))
-        rows["teams.csv"].append(
-            {"id": ref_, "name": team.name, **{f"member{n}": member for n, member in enumerate(members, start=1)}}
-        )
+    if teams:
+        named = dict(Team.objects.filter(participant_id__in=set(teams)).values_list("participant_id", "name"))
+        members: dict[int, list[str]] = {team: [] for team in named}
+        for team, number in Team.members.through.objects.filter(team__participant_id__in=named).values_list(
+            "team__participant_id", "player__membership_number"
+        ):
+            members[team].append(number)
+        for team in dict.fromkeys(teams):
+            numbers = sorted(members[team])
+            rows["teams.csv"].append(
+                {"id": f"T{team}", "name": named[team], **{f"member{n}": number for n, number in enumerate(numbers, 1)}}
+            )
     return rows
 
 

@@ -1,4 +1,4 @@
-"""Tables of the event pages (django-tables2), their rows built in one pass (public.tables.OnePassTable)."""
+"""Tables of the event pages (django-tables2), their rows built in one pass (lib.tables.OnePassTable)."""
 
 import functools
 from html import escape
@@ -11,11 +11,10 @@ from django.utils.translation import get_language, gettext_lazy, pgettext, pgett
 from django.utils.translation import gettext as _
 
 from events.models import EventStatus
-from lib.tables import cell, country_label
+from lib.tables import ONE_PASS_TEMPLATE, Cell, OnePassTable, always, cell, country_label
 from players.formatting import change_cell, change_class, day, decimal, format_name, percent, plain_number, signed
 from players.links import ParticipantLinks, url_maker
 from public.player_tables import CHANGE, DATE, EVENT, FINAL, GAME_WINS, PLAYERS, POINTS, VICTORY_POINTS, correction_note
-from public.tables import ONE_PASS_TEMPLATE, Cell, OnePassTable, always
 from ratings.formatting import rating_shown
 
 VTES_FORMAT = "vtes"  # V:EKN events are scored in rating points: K means nothing there
@@ -55,7 +54,8 @@ class EventTable(OnePassTable):
         self.previous_label, self.next_label = _("Newer"), _("Older")
         self.winners: dict[int, list] = {}  # event id -> its winners named, set for the page shown
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
+        links = ParticipantLinks()
         event_url = url_maker("events:detail")
         teams_word = escape(_("Teams"))
         teams = f' <span class="tag">{teams_word}</span>'
@@ -107,7 +107,8 @@ class StandingTable(OnePassTable):
         self.scores, self.rounding = scores, rounding
         self.anchor = "standings"
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
+        links = ParticipantLinks()
         scores, rounding = self.scores, self.rounding
 
         def final(standing, _value):
@@ -178,7 +179,8 @@ class ComputedStandingTable(OnePassTable):
         if team:
             self.columns["participant"].column.verbose_name = _("Team")
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
+        links = ParticipantLinks()
         names = self.names
 
         winner = f' <span class="tag tag-yes">{escape(str(WINNER))}</span>'
@@ -225,7 +227,8 @@ class RatingChangeTable(OnePassTable):
         if team:
             self.columns["participant"].column.verbose_name = _("Team")
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
+        links = ParticipantLinks()
         rounding = self.rounding
         return {
             "participant": (attrgetter("participant"), lambda _, participant: links(participant)),

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django_tables2.data import TableListData
 
 from events.models import FinalPlacing, KValue
-from lib.tables import TABLE_TEMPLATE, cell, country_label
+from lib.tables import ONE_PASS_TEMPLATE, TABLE_TEMPLATE, Cell, OnePassTable, always, cell, country_label
 from players.formatting import (
     OUTCOME_LETTERS,
     OUTCOME_WORDS,
@@ -29,7 +29,6 @@ from players.formatting import (
     plain_number,
 )
 from players.links import ParticipantLinks, url_maker
-from public.tables import ONE_PASS_TEMPLATE, Cell, OnePassTable, always
 from ratings.formatting import rating_shown
 from ratings.selectors.players import RatingHistory
 
@@ -142,12 +141,12 @@ class EventGroupedTable(tables.Table):
 
     show_category = False
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
         raise NotImplementedError
 
     @cached_property
     def body_groups(self) -> list[EventGroup]:
-        cells = self.cells(ParticipantLinks())
+        cells = self.cells()
         # A cell's attrs depend on its column only: written once, not per row.
         columns = [(f"<td {column.attrs['td'].as_html()}>", *cells[column.name]) for column in self.columns]
         event_url = url_maker("events:detail")
@@ -231,7 +230,8 @@ class RatingHistoryTable(EventGroupedTable):
         self.previous_label, self.next_label = _("Newer"), _("Older")
         self.show_category = False
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
+        links = ParticipantLinks()
         rounding, corrections, appeals = self.rounding, self.corrections, self.appeals
         return {
             "round": (attrgetter("round"), lambda entry, _: round_cell(entry)),
@@ -287,7 +287,7 @@ class HeadToHeadTable(EventGroupedTable):
         self.previous_label, self.next_label = _("Newer"), _("Older")
         self.show_category = show_category
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
         corrections = self.corrections
 
         def shown(rating: float, meeting) -> str:
@@ -397,7 +397,8 @@ class PlayerTable(OnePassTable):
         self.ratings: dict[int, list] = {}  # participant id -> today's list rows, set for the page shown
         self.anchor = "results"
 
-    def cells(self, links: ParticipantLinks) -> dict[str, Cell]:
+    def cells(self) -> dict[str, Cell]:
+        links = ParticipantLinks()
         return {
             "name": (attrgetter("name"), lambda player, name: _link(links.player_url(player.membership_number), name)),
             "membership_number": (attrgetter("membership_number"), lambda _, number: number),

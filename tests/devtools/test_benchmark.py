@@ -3,10 +3,12 @@
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 
 from devtools import bench_pages, benchmark
+from events.models import Event, EventStatus
 from ratings.models import Category, CurrentRating, RatingEntry, Ruleset
 from tests.worlds import demo_world_rated
 
@@ -131,3 +133,34 @@ def test_the_api_is_timed_as_a_program_reads_it_and_each_answers(world):
         "api: the largest event, every match",
     ]
     assert all(figure.median_ms > 0 and figure.queries > 0 for figure in figures)  # each answered 200, or it raised
+
+
+def test_an_organizer_s_upload_and_pages_are_timed_signed_in_as_one_and_each_answers(world):
+    figures = bench_pages.organizer_pages_measure()
+
+    names = [figure.name.split(" (")[0] for figure in figures]
+    assert names[:3] == [
+        "organizer: upload of its results",
+        "organizer: their event list",
+        "organizer: the draft's page",
+    ]
+    assert "organizer: its preview" in names
+    assert all(figure.median_ms > 0 for figure in figures)  # each answered as it should, or it raised
+    # The organizer sees their own events only: three small ones and the last draft (earlier drafts deleted).
+    organizer = get_user_model().objects.get(username="bench-organizer")
+    drafts = Event.objects.filter(organizer=organizer, status=EventStatus.DRAFT)
+    assert (drafts.count(), Event.objects.filter(organizer=organizer).count()) == (1, 4)
+    played = Event.objects.filter(team_size=1, matches__isnull=False).exclude(pk=drafts[0].pk)
+    largest = played.order_by("-player_count").values_list("player_count", flat=True)[0]
+    assert drafts[0].player_count == largest and drafts[0].matches.exists()  # the largest event's results uploaded
+
+
+def test_a_player_s_pages_are_timed_signed_in_as_their_account_and_each_answers(world):
+    figures = bench_pages.player_pages_measure()
+
+    assert [figure.name for figure in figures][:3] == [
+        "player: their account",
+        "player: their appeals",
+        "player: the appeal form of their last match",
+    ]
+    assert all(figure.median_ms > 0 and figure.queries > 0 for figure in figures)

@@ -3,6 +3,7 @@ importer's rules as rows (no CSV is written and read back): each problem is show
 and nothing is saved until there is none."""
 
 import csv
+import re
 
 import pytest
 
@@ -15,6 +16,7 @@ from organize.results import round_results
 from players.models import Player
 from tests.factories import EventFactory
 from tests.organize.pages import MATCH_HEADER, VALID_MATCHES, results_of, round_post, upload
+from tests.pages import text
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +73,26 @@ def test_a_bad_row_in_a_round_is_marked_on_that_row_and_nothing_is_saved(organiz
     # In the form's words: the player by name, the other row by its number on the form.
     assert forms[2].errors == {"player2": ["Player 1001 (1001) already plays in round 1 (row 1)"]}
     assert not Match.objects.exists()
+
+
+def test_the_page_marks_the_bad_row_and_box_and_keeps_what_was_typed(organizer_client, event, players):
+    response = organizer_client.post(
+        f"/organize/events/{event.pk}/rounds/1/",
+        round_post([("1001", "1002", "2", "0", ""), ("1003", "1003", "x<b>", "0", "")]),
+    )
+
+    html = response.content.decode()
+    first = re.search(r'<tr class="" data-row="1">(.*?)</tr>', html, re.S).group(1)
+    second = re.search(r'<tr class="has-error" data-row="2">(.*?)</tr>', html, re.S).group(1)
+    assert "has-error" not in first and 'value="1001"' in first
+    cells = re.findall(r"<td (.*?)</td>", second, re.S)
+    assert [cell.startswith('data-label="Games won by player 1" class="has-error"') for cell in cells] == [
+        False, False, True, False, False,
+    ]  # fmt: skip
+    assert 'value="x&lt;b&gt;"' in cells[2]  # as typed, escaped
+    assert "Match 2: Games won by player 1" in text(cells[2])  # its label, for screen readers
+    assert "is not a number of games" in text(cells[2])
+    assert "cannot play against themselves" in text(cells[1])
 
 
 def test_an_elimination_round_refuses_a_draw_on_its_row(organizer_client, event, players):

@@ -6,6 +6,7 @@ Rc + 400 x (wins - losses) / matches; V:EKN points 5 + 4 VP + 8 GW + bonus x coe
 """
 
 import math
+import re
 from datetime import date
 
 import pytest
@@ -16,6 +17,7 @@ from ratings.models import Category, CurrentRating, EventScore, RatingEntry
 from ratings.preview import event_preview, states_before
 from ratings.services.recompute import category_recompute
 from tests.factories import EventFactory, MatchFactory, OrganizerFactory, PlayerFactory, StandingFactory
+from tests.pages import page, text
 
 pytestmark = pytest.mark.django_db
 
@@ -248,3 +250,23 @@ def test_previewing_writes_nothing(ann, bob):
     we = expected(1592, 1608)
     assert f"+{32 * (1 - we):.2f}" in page  # Bob's gain
     assert "Bob (1002)" in page and "event K 32" in page
+
+
+def test_each_players_change_is_a_row_of_the_preview_page(dci_1997, ann, bob):
+    event = EventFactory(k=16, player_count=8, organizer=OrganizerFactory())
+    played(event, ann, bob)
+    client = Client()
+    client.force_login(event.organizer)
+
+    html = page(client, f"/organize/events/{event.pk}/preview/")
+
+    rows = [text(row).strip() for row in re.findall(r"<tr class=\"(?:odd|even)\">(.*?)</tr>", html, re.S)]
+    # Player, W-D-L, matches before, before, after, change, K. Constructed (2001 rules): new players at 1600,
+    # K 16, a win against an equal: +-16 x 0.5 = 8. Standard 1997: provisional, 1600 +- 400 x 1 / 1.
+    assert rows == [
+        "Ann (1001) 1–0–0 0 1600 1608 +8.00 event K 16",
+        "Bob (1002) 0–0–1 0 1600 1592 −8.00 event K 16",
+        "Ann (1001) 1–0–0 0 1600 2000 provisional +400.00 provisional formula",
+        "Bob (1002) 0–0–1 0 1600 1200 provisional −400.00 provisional formula",
+    ]
+    assert '<span class="tag tag-muted">provisional</span>' in html

@@ -7,7 +7,7 @@ from django_tables2.data import TableListData
 from hypothesis import given
 from hypothesis import strategies as st
 
-from public.tables import OnePassTable, SortedOnceListData
+from lib.tables import OnePassTable, SortedOnceListData
 
 
 @dataclass

@@ -176,6 +176,10 @@ class Command(BaseCommand):
         self.page_figures_write(bench_pages.api_pages_measure())
         self.stdout.write("signed in as an admin")
         self.page_figures_write(bench_pages.signed_in_pages_measure())
+        self.stdout.write("signed in as an organizer")
+        self.page_figures_write(bench_pages.organizer_pages_measure())
+        self.stdout.write("signed in as a player")
+        self.page_figures_write(bench_pages.player_pages_measure())
         self.stdout.write(
             "Targets: median under 50 ms; queries that do not grow with the page or the history;"
             " a new past date's first request <= 1 s."

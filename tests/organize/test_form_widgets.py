@@ -1,0 +1,38 @@
+"""The results forms' boxes are written in Python (lib.forms): the same HTML as Django's widget templates."""
+
+from django import forms
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lib.forms import PLAYER_BOX, QuickSelect, QuickTextInput
+
+typed = st.one_of(st.none(), st.text(), st.integers())
+attribute_names = st.sampled_from(["id", "size", "placeholder", "inputmode", "required", "disabled", "data-x"])
+attribute_values = st.one_of(st.booleans(), st.text(), st.integers())
+attributes = st.dictionaries(attribute_names, attribute_values, max_size=5)
+
+
+@settings(deadline=None)  # the first example loads Django's templates
+@given(value=typed, attrs=attributes)
+def test_a_text_box_is_written_as_djangos_template_writes_it(value, attrs):
+    ours, django = QuickTextInput(attrs=dict(PLAYER_BOX)), forms.TextInput(attrs=dict(PLAYER_BOX))
+
+    assert ours.render("m-3-player1", value, attrs) == django.render("m-3-player1", value, attrs)
+
+
+@settings(deadline=None)
+@given(
+    value=typed,
+    attrs=attributes,
+    choices=st.lists(st.tuples(st.text(), st.text()), max_size=4, unique_by=lambda choice: choice[0]),
+)
+def test_a_choice_is_written_as_djangos_template_writes_it(value, attrs, choices):
+    ours, django = QuickSelect(choices=choices), forms.Select(choices=choices)
+
+    assert ours.render("s-0-final", value, attrs) == django.render("s-0-final", value, attrs)
+
+
+def test_choices_in_groups_are_left_to_djangos_template():
+    choices = [("Places", [("winner", "Winner"), ("finalist", "Finalist")])]
+
+    assert QuickSelect(choices=choices).render("f", "winner") == forms.Select(choices=choices).render("f", "winner")

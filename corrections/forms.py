@@ -10,7 +10,7 @@ from django_countries import countries
 from corrections.models import participant_name
 from corrections.services import NewMatch, Result, new_match_problems
 from events.models import Event, Match
-from lib.forms import PLAYER_BOX
+from lib.forms import PLAYER_BOX, QuickSelect
 from players.models import Participant, Player, Team, team_member_key
 from players.search import suggested_number
 
@@ -204,7 +204,12 @@ class DetailRequestForm(forms.Form):
     name = forms.CharField(
         label=gettext_lazy("Name"), max_length=200, help_text=gettext_lazy("As it should appear in the lists.")
     )
-    country = forms.ChoiceField(label=gettext_lazy("Country"), choices=_country_choices, required=False)
+    country = forms.ChoiceField(
+        label=gettext_lazy("Country"),
+        choices=_country_choices,
+        required=False,
+        widget=QuickSelect,  # 250 choices
+    )
     region = forms.CharField(
         label=gettext_lazy("Region"),
         max_length=6,

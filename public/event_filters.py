@@ -9,6 +9,7 @@ from django_countries import countries
 
 from events import selectors
 from events.models import KValue, VeknLevel
+from lib.forms import QuickSelect
 from players.formatting import format_name
 
 
@@ -31,13 +32,29 @@ def _countries_by_name(codes: tuple[str, ...], language: str | None) -> tuple[tu
 
 
 class EventFilter(django_filters.FilterSet):
+    # Each choice written by QuickSelect: through Django's option template, the five lists took a seventh of
+    # the event list's time.
     name = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label=_("Name"))
-    format = django_filters.ChoiceFilter(label=_("Format"), choices=_format_choices, empty_label=_("Any format"))
+    format = django_filters.ChoiceFilter(
+        widget=QuickSelect, label=_("Format"), choices=_format_choices, empty_label=_("Any format")
+    )
     year = django_filters.ChoiceFilter(
-        field_name="date", lookup_expr="year", label=_("Year"), choices=_year_choices, empty_label=_("Any year")
+        widget=QuickSelect,
+        field_name="date",
+        lookup_expr="year",
+        label=_("Year"),
+        choices=_year_choices,
+        empty_label=_("Any year"),
     )
-    country = django_filters.ChoiceFilter(label=_("Country"), choices=_country_choices, empty_label=_("Anywhere"))
+    country = django_filters.ChoiceFilter(
+        widget=QuickSelect, label=_("Country"), choices=_country_choices, empty_label=_("Anywhere")
+    )
     level = django_filters.ChoiceFilter(
-        label=_("V:EKN level"), choices=[c for c in VeknLevel.choices if c[0]], empty_label=_("Any level")
+        widget=QuickSelect,
+        label=_("V:EKN level"),
+        choices=[c for c in VeknLevel.choices if c[0]],
+        empty_label=_("Any level"),
     )
-    k = django_filters.ChoiceFilter(label=_("K-value"), choices=KValue.choices, empty_label=_("Any K"))
+    k = django_filters.ChoiceFilter(
+        widget=QuickSelect, label=_("K-value"), choices=KValue.choices, empty_label=_("Any K")
+    )

@@ -6,6 +6,7 @@ Munich Open (E1, standard, K 32) from 1600 for everyone:
 1003 draws 1004 then loses to 1001: 1600 -> 1584.74 (-15.26).
 """
 
+import re
 import time
 from datetime import date, timedelta
 
@@ -70,6 +71,20 @@ def test_the_filters_offer_the_formats_years_and_countries_that_exist(client, ra
     assert [value for value, _ in form.fields["format"].choices][1:] == ["booster-draft", "standard", "vtes"]
     assert [value for value, _ in form.fields["year"].choices][1:] == [2003]
     assert [label for _, label in form.fields["country"].choices][1:] == [
+        "France",
+        "Germany",
+        "United States of America",
+    ]
+
+
+def test_the_filters_show_what_was_chosen_as_chosen(client, rated_default_bundle):
+    html = client.get("/events/", {"country": "FR", "k": "32"}).content.decode()
+
+    chosen = re.findall(r'<option value="([^"]*)" selected>', html)
+    assert chosen == ["", "", "FR", "", "32"]  # format, year, country, level, K
+    country = re.search(r'<select name="country" id="id_country">(.*?)</select>', html, re.S).group(1)
+    assert re.findall(r"<option [^>]*>([^<]*)</option>", country) == [
+        "Anywhere",
         "France",
         "Germany",
         "United States of America",

@@ -4,7 +4,7 @@
 another in the job worker. Prints throughput, latency percentiles and errors, per page and overall.
 
     .venv/bin/python scripts/loadtest.py [--database-url postgres://postgres@127.0.0.1:5432/ratings_load]
-        [--users 50] [--seconds 60] [--players 100000] [--events 7000] [--no-recompute] [--out DIR]
+        [--users 50] [--seconds 60] [--players 100000] [--events 7000] [--no-recompute] [--api-users N] [--out DIR]
 
 Steps: create the database when missing and load the demo world into it when it is empty
 (`seed_demo`, a few minutes the first time); start scripts/serve_prod.sh (gunicorn with DEBUG off,
@@ -82,7 +82,9 @@ def summary(out: Path, args, started: str, load: str, recomputes: list[tuple]) -
     lines = [
         f"# Load test, {started}",
         "",
-        f"Command: `{command_line()}`; {args.users} users, {args.seconds} s, database {args.database_url}.",
+        f"Command: `{command_line()}`; {args.users} users"
+        + (f" and {args.api_users} programs calling the API" if args.api_users else "")
+        + f", {args.seconds} s, database {args.database_url}.",
         f"Machine: {load}.",
         "",
         "| page | requests | failures | req/s | median ms | p95 ms | p99 ms | max ms |",
@@ -114,6 +116,9 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--web-workers", type=int, default=None, help="gunicorn processes (default: its config)")
     parser.add_argument("--no-recompute", action="store_true", help="no recompute during the test")
+    parser.add_argument(
+        "--api-users", type=int, default=0, help="programs reading the JSON API beside the users (locustfile.ApiClient)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "loadtest")
     args = parser.parse_args()
     out = args.out.resolve()
@@ -147,12 +152,14 @@ def main() -> int:
         sample = out / "sample.json"  # what the users visit, read before the clock starts
         sample.write_text(json.dumps(world_sample(base)))
         started = now()
+        # The user classes named: a class not named (ApiClient without --api-users) takes no users.
+        classes = ["Visitor", *(["ApiClient"] if args.api_users else [])]
         locust = subprocess.run(
-            [str(VENV_BIN / "locust"), "-f", "scripts/locustfile.py", "--headless", "-u", str(args.users),
-             "-r", str(args.spawn_rate), "-t", f"{args.seconds}s", "--host", base, "--csv", str(out / "locust"),
-             "--only-summary", "--stop-timeout", "10"],
+            [str(VENV_BIN / "locust"), "-f", "scripts/locustfile.py", "--headless",
+             "-u", str(args.users + args.api_users), "-r", str(args.spawn_rate), "-t", f"{args.seconds}s",
+             "--host", base, "--csv", str(out / "locust"), "--only-summary", "--stop-timeout", "10", *classes],
             cwd=ROOT,
-            env={**os.environ, "LOAD_SAMPLE": str(sample)},
+            env={**os.environ, "LOAD_SAMPLE": str(sample), "LOAD_API_USERS": str(args.api_users)},
         )  # fmt: skip
         say(f"locust exited with {locust.returncode}")
         if not args.no_recompute:

@@ -109,3 +109,46 @@ class Visitor(FastHttpUser):
     @task(1)
     def home(self):
         self.page("/", "home", "<main")
+
+
+class ApiClient(FastHttpUser):
+    """A program reading the public JSON API (scripts/loadtest.py --api-users N adds N of them beside the
+    visitors): ranking rows anywhere in the list, a country's, events and an event whole, players and their
+    histories. Programs wait less between calls than people between pages."""
+
+    fixed_count = int(os.environ.get("LOAD_API_USERS", "0"))
+    wait_time = between(0.2, 1.0)
+
+    def call(self, path: str, name: str, must_contain: str):
+        with self.client.get(path, name=name, catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"{response.status_code}")
+            elif must_contain not in (response.text or ""):
+                response.failure(f"not the answer asked for (no {must_contain!r})")
+
+    @task(3)
+    def ranking_rows(self):
+        offset = random.randrange(max(1, sample["ranked"] - 100))
+        self.call(f"/api/rankings/{CATEGORY}/?limit=100&offset={offset}", "api: ranking rows", '"results"')
+
+    @task(1)
+    def ranking_country(self):
+        country = random.choice(sample["countries"])
+        self.call(f"/api/rankings/{CATEGORY}/?country={country}", "api: ranking, a country", '"results"')
+
+    @task(1)
+    def events(self):
+        self.call(f"/api/events/?offset={random.randrange(0, 2000, 50)}", "api: events", '"results"')
+
+    @task(2)
+    def event(self):
+        self.call(f"/api/events/{random.choice(sample['events'])}/", "api: an event whole", '"rounds"')
+
+    @task(2)
+    def player(self):
+        self.call(f"/api/players/{random.choice(sample['players'])}/", "api: a player", '"ratings"')
+
+    @task(1)
+    def history(self):
+        player = random.choice(sample["players"])
+        self.call(f"/api/players/{player}/history/?category={CATEGORY}", "api: a player's history", '"results"')

@@ -25,6 +25,7 @@ from events.services import (
     kinds_merge,
     results_changed_send,
 )
+from lib.admin_pagination import EstimatedCountPaginator
 from lib.admin_search import search_words
 from lib.lookups import any_of
 from lib.tables import country_label
@@ -269,6 +270,7 @@ class MatchAdmin(ResultRowsAdmin):
     list_display = ["event", "round", "participant1", "participant2", "games", "draws", "elimination", "result"]
     list_filter = [EventFilter, RoundFilter, "elimination", MatchResultFilter]
     show_full_result_count = False  # a second count of every match on each filtered page
+    paginator = EstimatedCountPaginator  # unfiltered, every match counted: 30-60 ms a page at a million
     list_select_related = [
         "event",
         "participant1__player",

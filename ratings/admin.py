@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.admin.views.main import SEARCH_VAR
 from django.db.models import F, OrderBy
 
+from lib.admin_pagination import EstimatedCountPaginator
 from lib.admin_search import search_words
 from lib.lookups import any_of
 from players.selectors import participants_containing
@@ -132,6 +133,7 @@ class RatingEntryAdmin(ReadOnlyAdmin):
     list_select_related = ["category", "event", "participant__player", "opponent__player"]
     search_fields = ["participant__player__membership_number", "participant__player__name"]
     show_full_result_count = False
+    paginator = EstimatedCountPaginator  # two million rows at a million matches: counted, 70-160 ms a page
     # The rows written last first, along each partition's key index: the model's order (category, seq), with
     # the admin's tie-break on the key after it, sorted every row of every list (2 s at a million matches).
     ordering = ["-pk"]

@@ -3,9 +3,14 @@
 The world is the default test bundle (tests/bundles.py), imported and rated (`rated_default_bundle`).
 """
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from lib import admin_pagination
 from ratings.models import RatingEntry
 from tests.worlds import participant
 
@@ -44,3 +49,34 @@ def test_every_word_of_a_search_names_the_same_player(client, rated_default_bund
 
     assert listed(client, q="alice becker") == []
     assert listed(client, q="becker") == newest_first(RatingEntry.objects.filter(participant_id=participant("1002")))
+
+
+def _footer(client, **params) -> str:
+    html = client.get(reverse("admin:ratings_ratingentry_changelist"), params).content.decode()
+    return " ".join(re.search(r'<p class="paginator">(.*?)</p>', html, re.S).group(1).split())
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the planner's statistics are PostgreSQL's")
+def test_a_large_unfiltered_history_is_counted_from_the_statistics_and_says_about(
+    client, rated_default_bundle, admin, monkeypatch
+):
+    monkeypatch.setattr(admin_pagination, "ESTIMATED_ABOVE", 0)  # the test world's history counts as large
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE ratings_ratingentry")  # a small table's statistics count every row
+    client.force_login(admin)
+    rows = RatingEntry.objects.count()
+    constructed = RatingEntry.objects.filter(category__slug="constructed")
+
+    with CaptureQueriesContext(connection) as queries:
+        unfiltered = _footer(client)
+
+    assert unfiltered == f"about {rows} rating entries"
+    assert not any("COUNT(" in query["sql"] for query in queries.captured_queries)  # no row was counted
+    category = constructed.values_list("category_id", flat=True)[0]
+    assert _footer(client, category__id__exact=category) == f"{constructed.count()} rating entries"  # filtered
+
+
+def test_a_small_history_is_counted_exactly(client, rated_default_bundle, admin):
+    client.force_login(admin)
+
+    assert _footer(client) == f"{RatingEntry.objects.count()} rating entries"

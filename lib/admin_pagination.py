@@ -6,7 +6,9 @@ rating history at a million matches: two million rows, 70-160 ms, most of the
 page's time), for a number an admin reads as "about so many". Unfiltered and
 above ESTIMATED_ABOVE rows, the count is the planner's estimate of the table's
 rows (kept by ANALYZE, which the recomputes and autovacuum run), and the page
-says "about"; filtered or searched, or smaller, it is counted exactly.
+says "about"; filtered or searched, or smaller, it is counted exactly. The
+pages are numbered from the estimate: the last one may show fewer rows, or
+the oldest rows lie beyond it (a filter or a search reaches them).
 """
 
 from functools import cached_property

@@ -25,7 +25,7 @@ from events.services import (
     kinds_merge,
     results_changed_send,
 )
-from lib.admin_pagination import EstimatedCountPaginator
+from lib.admin_lists import EstimatedCountPaginator, QuickActionCheckbox
 from lib.admin_search import search_words
 from lib.lookups import any_of
 from lib.tables import country_label
@@ -104,7 +104,7 @@ class MatchResultFilter(admin.SimpleListFilter):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(QuickActionCheckbox, admin.ModelAdmin):
     list_display = [
         "date",
         "name",
@@ -184,7 +184,7 @@ def _removed(rows) -> str:
     return f"{rows[0]} removed" if len(rows) == 1 else f"{len(rows)} {rows[0]._meta.verbose_name_plural} removed"
 
 
-class ResultRowsAdmin(admin.ModelAdmin):
+class ResultRowsAdmin(QuickActionCheckbox, admin.ModelAdmin):
     """Matches and standings: removing them in the admin asks for the recompute of their events' lists."""
 
     def delete_model(self, request, obj):

@@ -45,7 +45,9 @@ def _attributes(attrs: dict) -> str:
     )
 
 
-class QuickTextInput(forms.TextInput):
+class _WrittenInput:
+    """render() of an <input> widget, as input.html writes it (checkbox.html includes input.html)."""
+
     def render(self, name, value, attrs=None, renderer=None):
         widget = self.get_context(name, value, attrs)["widget"]
         shown = "" if widget["value"] is None else f' value="{escaped(widget["value"])}"'
@@ -53,6 +55,14 @@ class QuickTextInput(forms.TextInput):
             f'<input type="{escaped(widget["type"])}" name="{escaped(widget["name"])}"{shown}'
             f"{_attributes(widget['attrs'])}>"
         )
+
+
+class QuickTextInput(_WrittenInput, forms.TextInput):
+    pass
+
+
+class QuickCheckboxInput(_WrittenInput, forms.CheckboxInput):
+    pass
 
 
 class QuickSelect(forms.Select):

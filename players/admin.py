@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django_countries.filters import CountryFilter
 
+from lib.admin_lists import QuickActionCheckbox
 from lib.tables import country_label
 from players import geography
 from players.models import Participant, Player, Team, team_member_key
@@ -21,7 +22,7 @@ def _adopt(obj, created):
     obj._state.adding = False
 
 
-class ParticipantEntityAdmin(admin.ModelAdmin):
+class ParticipantEntityAdmin(QuickActionCheckbox, admin.ModelAdmin):
     """Players and teams: deleting one deletes its participant too, and only while nothing refers to it."""
 
     def deletion_blockers(self, obj) -> list[str]:

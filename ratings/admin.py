@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.contrib.admin.views.main import SEARCH_VAR
 from django.db.models import F, OrderBy
 
-from lib.admin_pagination import EstimatedCountPaginator
+from lib.admin_lists import EstimatedCountPaginator
 from lib.admin_search import search_words
 from lib.lookups import any_of
 from players.selectors import participants_containing

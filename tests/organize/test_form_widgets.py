@@ -1,10 +1,18 @@
-"""The results forms' boxes are written in Python (lib.forms): the same HTML as Django's widget templates."""
+"""Boxes, choices and checkboxes written in Python (lib.forms, lib.admin_lists): the same HTML as Django's widget
+templates and the admin's own."""
 
+import pytest
 from django import forms
+from django.contrib import admin
+from django.contrib.admin import ModelAdmin
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lib.forms import PLAYER_BOX, QuickSelect, QuickTextInput
+from lib.admin_lists import QuickActionCheckbox
+from lib.forms import PLAYER_BOX, QuickCheckboxInput, QuickSelect, QuickTextInput
+from players.models import Player
+from tests.factories import PlayerFactory
 
 typed = st.one_of(st.none(), st.text(), st.integers())
 attribute_names = st.sampled_from(["id", "size", "placeholder", "inputmode", "required", "disabled", "data-x"])
@@ -36,3 +44,25 @@ def test_choices_in_groups_are_left_to_djangos_template():
     choices = [("Places", [("winner", "Winner"), ("finalist", "Finalist")])]
 
     assert QuickSelect(choices=choices).render("f", "winner") == forms.Select(choices=choices).render("f", "winner")
+
+
+@settings(deadline=None)
+@given(value=st.one_of(typed, st.booleans()), attrs=attributes)
+def test_a_checkbox_is_written_as_djangos_template_writes_it(value, attrs):
+    ours, django = QuickCheckboxInput(attrs=attrs), forms.CheckboxInput(attrs=attrs)
+
+    assert ours.render("_selected_action", value) == django.render("_selected_action", value)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_an_admin_rows_action_checkbox_is_the_admins_own(language):
+    player = PlayerFactory(name='Zoë "Z" <Ziegler>')
+    model_admin = admin.site._registry[Player]
+
+    with translation.override(language):
+        ours = model_admin.action_checkbox(player)
+        djangos = ModelAdmin.action_checkbox(model_admin, player)
+
+    assert isinstance(model_admin, QuickActionCheckbox) and ours == djangos
+    assert "&lt;Ziegler&gt;" in ours  # the player's name escaped in its label

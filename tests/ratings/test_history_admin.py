@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from lib import admin_pagination
+from lib import admin_lists
 from ratings.models import RatingEntry
 from tests.worlds import participant
 
@@ -60,7 +60,7 @@ def _footer(client, **params) -> str:
 def test_a_large_unfiltered_history_is_counted_from_the_statistics_and_says_about(
     client, rated_default_bundle, admin, monkeypatch
 ):
-    monkeypatch.setattr(admin_pagination, "ESTIMATED_ABOVE", 0)  # the test world's history counts as large
+    monkeypatch.setattr(admin_lists, "ESTIMATED_ABOVE", 0)  # the test world's history counts as large
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE ratings_ratingentry")  # a small table's statistics count every row
     client.force_login(admin)

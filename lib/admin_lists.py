@@ -1,4 +1,5 @@
-"""The admin's pages of a table of millions of rows: unfiltered, counted from the database's statistics.
+"""The admin's lists of tables of millions of rows: unfiltered, counted from the database's statistics; each
+row's action checkbox written without a template.
 
 The admin counts the rows of the list shown to number its pages. Unfiltered,
 that is every row of the table: on PostgreSQL a scan of the whole table (the
@@ -13,8 +14,13 @@ the oldest rows lie beyond it (a filter or a search reaches them).
 
 from functools import cached_property
 
+from django.contrib.admin import helpers
 from django.core.paginator import Paginator
 from django.db import connection
+from django.utils.html import format_html
+from django.utils.translation import gettext
+
+from lib.forms import QuickCheckboxInput
 
 ESTIMATED_ABOVE = 100_000
 
@@ -47,3 +53,16 @@ class EstimatedCountPaginator(Paginator):
                 self.estimated = True
                 return rows
         return super().count
+
+
+# The admin's own words, translated by its catalog (a name, not a literal: not extracted into the site's).
+ACTION_LABEL = "Select this object for an action - {}"
+
+
+class QuickActionCheckbox:
+    """A ModelAdmin mixin: each row's action checkbox written by QuickCheckboxInput, the HTML of the admin's own
+    (ModelAdmin.action_checkbox), without a template per row: a fifth of a 100-row list's rendering."""
+
+    def action_checkbox(self, obj):
+        attrs = {"class": "action-select", "aria-label": format_html(gettext(ACTION_LABEL), str(obj))}
+        return QuickCheckboxInput(attrs, lambda value: False).render(helpers.ACTION_CHECKBOX_NAME, str(obj.pk))

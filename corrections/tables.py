@@ -21,11 +21,12 @@ KIND_TAGS = {
 }
 
 
-def _event_cell(event, name: str, day):
+def _event_cell(event_id: int | None, name: str, day):
+    """The event as the correction recorded it, linked by its id while it exists (no event read per row)."""
     label = format_html("{} <small>({})</small>", name, f"{day:%Y-%m-%d}")
-    if event is None:
+    if event_id is None:
         return format_html('{} <span class="muted">({})</span>', label, _("event removed"))
-    return format_html('<a href="{}">{}</a>', reverse("events:detail", args=[event.pk]), label)
+    return format_html('<a href="{}">{}</a>', reverse("events:detail", args=[event_id]), label)
 
 
 class CorrectionTable(tables.Table):
@@ -34,8 +35,11 @@ class CorrectionTable(tables.Table):
     corrected_at = tables.DateTimeColumn(
         "Y-m-d H:i", verbose_name=gettext_lazy("Corrected"), attrs=cell(gettext_lazy("Corrected"), "col-date")
     )
-    event = tables.Column(
-        verbose_name=gettext_lazy("Event"), empty_values=(), attrs=cell(gettext_lazy("Event"), "col-event")
+    event = tables.Column(  # read by its id: the column's own accessor would read each row's event
+        verbose_name=gettext_lazy("Event"),
+        accessor="event_id",
+        empty_values=(),
+        attrs=cell(gettext_lazy("Event"), "col-event"),
     )
     match = tables.Column(verbose_name=gettext_lazy("Match"), accessor="round", attrs=cell(gettext_lazy("Match")))
     change = tables.Column(verbose_name=gettext_lazy("Change"), accessor="kind", attrs=cell(gettext_lazy("Change")))
@@ -62,7 +66,7 @@ class CorrectionTable(tables.Table):
         )
 
     def render_event(self, record):
-        return _event_cell(record.event, record.event_name, record.event_date)
+        return _event_cell(record.event_id, record.event_name, record.event_date)
 
     def render_match(self, record):
         return _("Round %(round)s: %(pairing)s") % {"round": record.round, "pairing": record.pairing}

@@ -7,6 +7,8 @@ The world is the default test bundle (tests/bundles.py), imported and rated (`ra
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -48,6 +50,24 @@ def test_the_correction_log_lists_every_correction_and_filters_them(client, rate
     html = client.get("/corrections/").content.decode()
     assert "Alice Archer won 2–0" in html
     assert "Chloé Dubois won 2–0" in html
+
+
+def test_the_correction_log_reads_the_same_queries_however_many_corrections_it_shows(
+    client, rated_default_bundle, admin
+):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get("/corrections/").status_code == 200
+        return len(captured)
+
+    services.match_correct(match=the_match("E1", 2, "1001"), result=Result(0, 2), reason="Slips swapped.", by=admin)
+    one = queries()
+    services.match_correct(match=the_match("E2", 1, "1002"), result=Result(2, 1), reason="Typo.", by=admin)
+    services.match_correct(match=the_match("E1", 1, "1001"), result=Result(0, 2), reason="Typo.", by=admin)
+
+    assert queries() == one  # no query per row (each row's event, say)
+    html = client.get("/corrections/").content.decode()
+    assert html.count(f'href="{reverse("events:detail", args=[Event.objects.get(code="E1").pk])}"') == 2
 
 
 def test_a_correction_has_its_own_public_page(client, rated_default_bundle, admin):

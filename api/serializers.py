@@ -110,16 +110,18 @@ def player_rating(request, player: Player, row: CurrentRating) -> dict:
 
 
 def participant(request, participant: Participant | None) -> dict | None:
-    """A player or a team, named without further queries (the caller select_related both)."""
+    """A player or a team, named without further queries (the caller select_related both), as side() names it."""
     if participant is None:
         return None
     if hasattr(participant, "player"):
-        number = participant.player.membership_number
-        return {"kind": "player", "id": number, "name": participant.player.name, "url": player_url(request, number)}
-    if hasattr(participant, "team"):
+        player = participant.player
+        named = NamedParticipant(participant.pk, Participant.Kind.PLAYER, player.name, player.membership_number)
+    elif hasattr(participant, "team"):
         team = participant.team
-        return {"kind": "team", "id": team.member_key.replace(" ", "+"), "name": str(team), "url": None}
-    return {"kind": participant.kind, "id": str(participant.pk), "name": "", "url": None}
+        named = NamedParticipant(participant.pk, Participant.Kind.TEAM, str(team), member_key=team.member_key)
+    else:
+        named = NamedParticipant(participant.pk, participant.kind, "")
+    return side(request, named)
 
 
 def history_entry(request, entry: RatingEntry) -> dict:
@@ -173,13 +175,14 @@ def standing(request, standing: Standing) -> dict:
 
 
 def side(request, named: NamedParticipant | None) -> dict | None:
-    """A match's side (players.selectors.participant_names), named as participant() names one."""
+    """A player or a team as the API names it (players.selectors.participant_names gives a match's sides);
+    a participant whose player or team is gone by its id alone."""
     if named is None:
         return None
-    if named.kind == Participant.Kind.PLAYER:
+    if named.kind == Participant.Kind.PLAYER and named.membership_number:
         number = named.membership_number
         return {"kind": "player", "id": number, "name": named.name, "url": player_url(request, number)}
-    if named.kind == Participant.Kind.TEAM:
+    if named.kind == Participant.Kind.TEAM and named.member_key:
         return {"kind": "team", "id": named.member_key.replace(" ", "+"), "name": named.name, "url": None}
     return {"kind": named.kind, "id": str(named.pk), "name": "", "url": None}
 

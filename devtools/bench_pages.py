@@ -1,5 +1,7 @@
 """The pages `manage.py bench` times: median and worst server time in process, and the queries of one request."""
 
+import csv
+import io
 import logging
 import statistics
 import time
@@ -49,10 +51,13 @@ def _typo(name: str) -> str:
     return " ".join([*first, last[:middle] + last[middle + 1 :]])
 
 
-def _largest_event() -> Event | None:
-    """The event with the most players (then matches): the site's, the API's and the admin's pages time the same."""
-    events = Event.objects.annotate(rows=Count("matches"))
-    return events.order_by(F("player_count").desc(nulls_last=True), "-rows", "pk").first()
+def _largest_event(events=None, *, played: bool = False) -> Event | None:
+    """The event of `events` (every event) with the most players, then matches: the site's, the API's and the
+    admin's pages time the same; `played`: one with matches (a V:EKN event has standings only)."""
+    counted = (Event.objects if events is None else events).annotate(rows=Count("matches"))
+    if played:
+        counted = counted.filter(rows__gt=0)
+    return counted.order_by(F("player_count").desc(nulls_last=True), "-rows", "pk").first()
 
 
 def _site_pages(sample_name: str) -> list[tuple[str, str]]:
@@ -270,26 +275,19 @@ BENCH_DRAFT = "Bench draft (the largest event again)"
 
 
 def _results_files(event: Event) -> dict[str, str]:
-    """The event's matches and standings as an organizer uploads them (SPEC's files, without event_id)."""
-    from events.models import Match, Standing
+    """The event's results as an organizer uploads them: the upload form's field -> its file's text, from the rows
+    the organizers' pages check (organize.results.stored_results_rows), without the source event's id."""
+    from organize.results import stored_results_rows
 
-    matches = Match.objects.filter(event=event).order_by("round", "pk")
-    lines = ["round,player1_id,player2_id,player1_games,player2_games,draws,elimination"]
-    for values in matches.values_list(
-        "round", "participant1__player__membership_number", "participant2__player__membership_number",
-        "games1", "games2", "draws", "elimination",
-    ):  # fmt: skip
-        (round_, first, second, games1, games2, draws, elimination) = values
-        lines.append(f"{round_},{first},{second or ''},{games1},{games2},{draws},{int(elimination)}")
-    files = {"matches": "\n".join(lines) + "\n"}
-    standings = Standing.objects.filter(event=event).order_by("rank", "pk")
-    if standings.exists():
-        rows = ["player_id,rank,vp,gw,final"]
-        for number, rank, vp, gw, final in standings.values_list(
-            "participant__player__membership_number", "rank", "vp", "gw", "final"
-        ):
-            rows.append(f"{number},{rank},{vp.normalize():f},{gw},{final}")
-        files["standings"] = "\n".join(rows) + "\n"
+    files = {}
+    for file, rows in stored_results_rows(event).items():
+        if rows:
+            text = io.StringIO()
+            columns = [column for column in rows[0] if column != "event_id"]
+            writer = csv.DictWriter(text, columns, extrasaction="ignore", lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+            files[file.removesuffix(".csv")] = text.getvalue()
     return files
 
 
@@ -318,8 +316,7 @@ def organizer_pages_measure() -> list[PageFigure]:
     individual = Event.objects.filter(team_size=1).exclude(name=BENCH_DRAFT)
     small = individual.order_by("player_count", "pk").values_list("pk", flat=True)[:3]
     Event.objects.filter(pk__in=list(small)).update(organizer=organizer)
-    played = individual.annotate(rows=Count("matches")).filter(rows__gt=0)  # a V:EKN event has standings only
-    source = played.order_by("-player_count", "-rows", "pk").first()
+    source = _largest_event(individual, played=True)
     files = _results_files(source)
     client = _signed_in(organizer)
     times = []
@@ -335,7 +332,7 @@ def organizer_pages_measure() -> list[PageFigure]:
         base = f"/organize/events/{draft.pk}/"
         size = f"{source.player_count} players, {source.rows} matches"
         pages = [
-            ("organizer: their event list (4 events)", "/organize/"),
+            (f"organizer: their event list ({Event.objects.filter(organizer=organizer).count()} events)", "/organize/"),
             (f"organizer: the draft's page ({size})", base),
             ("organizer: its upload form", f"{base}upload/"),
             ("organizer: its round 1 as a form", f"{base}rounds/1/"),

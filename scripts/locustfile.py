@@ -33,6 +33,16 @@ def end_of_last_year() -> str:
     return date(date.today().year - 1, 12, 31).isoformat()
 
 
+def checked_get(user, path: str, name: str, must_contain: str, headers: dict | None = None) -> None:
+    """GET `path` as `user`: a failure unless it answers 200 with `must_contain` in it (the page or answer asked
+    for, not an error page that happens to answer 200)."""
+    with user.client.get(path, name=name, catch_response=True, headers=headers or {}) as response:
+        if response.status_code != 200:
+            response.failure(f"{response.status_code}")
+        elif must_contain not in (response.text or ""):
+            response.failure(f"not the page asked for (no {must_contain!r})")
+
+
 class Visitor(FastHttpUser):
     """Someone browsing: mostly lists and player pages, some events, now and then a search or a past date."""
 
@@ -47,11 +57,7 @@ class Visitor(FastHttpUser):
             self.headers["X-Forwarded-For"] = "10." + ".".join(str(random.randrange(256)) for _ in range(3))
 
     def page(self, path: str, name: str, must_contain: str):
-        with self.client.get(path, name=name, catch_response=True, headers=self.headers) as response:
-            if response.status_code != 200:
-                response.failure(f"{response.status_code}")
-            elif must_contain not in (response.text or ""):
-                response.failure(f"not the page asked for (no {must_contain!r})")
+        checked_get(self, path, name, must_contain, headers=self.headers)
 
     @task(4)
     def ranking_world(self):
@@ -120,11 +126,7 @@ class ApiClient(FastHttpUser):
     wait_time = between(0.2, 1.0)
 
     def call(self, path: str, name: str, must_contain: str):
-        with self.client.get(path, name=name, catch_response=True) as response:
-            if response.status_code != 200:
-                response.failure(f"{response.status_code}")
-            elif must_contain not in (response.text or ""):
-                response.failure(f"not the answer asked for (no {must_contain!r})")
+        checked_get(self, path, name, must_contain)
 
     @task(3)
     def ranking_rows(self):

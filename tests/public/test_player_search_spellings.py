@@ -8,8 +8,10 @@ from django.db import connection
 from hypothesis import given
 from hypothesis import strategies as st
 
+from players.models import Player, Team
 from players.search import name_folded, suggested_number
 from players.selectors import player_matches
+from ratings.models import CurrentRating
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +147,28 @@ def test_the_api_says_when_its_players_are_found_by_names_like_the_query(client,
     assert ([row["name"] for row in typo["results"]], typo["near"]) == (["Mikhail Sokolov"], True)
     assert ([row["name"] for row in exact["results"]], exact["near"]) == (["Mikhail Sokolov"], False)
     assert (nobody["results"], nobody["near"]) == ([], False)
+
+
+def test_a_team_list_finds_a_team_by_its_name_or_any_members_number(client, ranked_default_bundle):
+    """A team list is searched in its own rows: the words of the team's name in any order, or the membership
+    number of any member (the list's id is the members' numbers joined by "+")."""
+    team = Team.objects.get(name="Bavarian Dragons")
+    last_member = max(team.members.values_list("membership_number", flat=True))
+
+    for query in ["dragons BAVARIAN", last_member]:
+        page = client.get("/rankings/team-constructed/", {"q": query, "list": "unranked"})
+        assert [row.record.name for row in page.context["table"].paginated_rows] == ["Bavarian Dragons"], query
+        assert not page.context["near"]
+
+
+def test_a_list_of_players_finds_them_by_number_prefix_and_not_the_players_outside_it(client, ranked_default_bundle):
+    """The ranking search asks the players' table who is called so; only those in this list are shown."""
+    listed = CurrentRating.objects.filter(category__slug="constructed").values_list("display_id", flat=True)
+    outsider = Player.objects.exclude(membership_number__in=listed).first()
+
+    by_number = client.get("/rankings/constructed/", {"q": "1001"})
+    outside = client.get("/rankings/constructed/", {"q": outsider.name})
+
+    assert [row.record.display_id for row in by_number.context["table"].paginated_rows] == ["1001"]
+    assert list(outside.context["table"].paginated_rows) == []
+    assert not outside.context["near"]

@@ -12,6 +12,7 @@ past date's list is written as rows the first time it is asked for
 (`ratings.snapshots`) and read like today's.
 """
 
+from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
@@ -241,10 +242,10 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
-    near = False
+    found = None
     if filters.search:
-        condition, near = _search(category, filters.search)
-        rows = rows.filter(condition)
+        found = _search(category, filters.search)
+        rows = rows.filter(found.condition)
     seek = None
     if not (filters.unranked or filters.search):
         ranks = CurrentRank.objects.filter(category=category)
@@ -258,29 +259,44 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     if filters.unranked and not filters.search:
         today = timezone.localdate().isoformat()
         length_key = f"ranking-length:{category.pk}:{category.list_version}:{today}:{level}:{filters.place}"
-    return ListRows(
-        rows, annotations=annotations, seek=seek, length_key=length_key, near=near, searched=bool(filters.search)
-    )
+    if found is not None:
+        return ListRows(rows, annotations=annotations, seek=None, few=found.few, near=found.near, searched=True)
+    return ListRows(rows, annotations=annotations, seek=seek, length_key=length_key)
 
 
-def _search(category: Category, text: str) -> tuple[Q, bool]:
-    """The condition on today's list that a search for `text` puts, and whether it finds names like the
-    search rather than as typed: when nobody in the list is found as typed, the players the player search
-    finds near (a typo forgiven: players.selectors.player_matches), or in a team list their teams."""
-    condition = _search_condition(category, text)
-    if CurrentRating.objects.filter(condition, category=category).exists():
-        return condition, False
+@dataclass(frozen=True, slots=True)
+class SearchFound:
+    """Whom a search finds in a list, as a condition on any list's participant (today's or a past date's)."""
+
+    condition: Q
+    few: bool  # named one by one (at most SEARCH_LISTED): ListRows reads their keys once, then a page by key
+    near: bool  # found by names like the search: nobody in the list is called that
+
+
+def _search(category: Category, text: str) -> SearchFound:
+    """Whom a search for `text` finds in today's list: those called so (_search_condition), asked once and named
+    by participant when they are few; when nobody in the list is, the players the player search finds near (a
+    typo forgiven: players.selectors.player_matches), or in a team list their teams. A past date's list is
+    searched by the same participants: its names are today's."""
+    found = CurrentRating.objects.filter(_search_condition(category, text), category=category)
+    participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
+    if len(participants) > SEARCH_LISTED:
+        return SearchFound(Q(participant_id__in=found.values("participant_id")), few=False, near=False)
+    # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send.
+    named = SearchFound(any_of("participant_id", participants), few=True, near=False)
+    if participants:
+        return named
     matches = player_matches(query=text)
     if not matches.near:  # somebody is called that, but not in this list
-        return condition, False
+        return named
     players = list(matches.players.values_list("pk", flat=True)[:SEARCH_LISTED])
     if not players:
-        return condition, False
+        return named
     if category.team_size > 1:
         participants = Team.objects.filter(members__in=players).values_list("participant_id", flat=True)
     else:
         participants = Player.objects.filter(pk__in=players).values_list("participant_id", flat=True)
-    return any_of("participant_id", participants.order_by()[:SEARCH_LISTED]), True
+    return SearchFound(any_of("participant_id", participants.order_by()[:SEARCH_LISTED]), few=True, near=True)
 
 
 def _search_condition(category: Category, text: str) -> Q:
@@ -349,23 +365,18 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
     rows = SnapshotRating.objects.filter(snapshot=snapshots[as_of], ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
+    found = None
     if filters.search:
-        # A snapshot's names and numbers are those of today's list: today's list finds who matches through
-        # its trigram index, and their rows are read by participant, rather than every row of the past list
-        # being tested (40 ms at 35,000 rows). Given as a subquery, PostgreSQL sorted the whole list first.
-        condition, near = _search(category, filters.search)
-        found = CurrentRating.objects.filter(condition, category=category)
-        participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
-        few = len(participants) <= SEARCH_LISTED
-        # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send.
-        listed = any_of("participant_id", participants) if few else Q(participant__in=found.values("participant_id"))
-        rows = rows.filter(listed)
+        # A snapshot's names and numbers are those of today's list: whom the search finds there, their rows are
+        # read by participant, rather than every row of the past list being tested (40 ms at 35,000 rows).
+        found = _search(category, filters.search)
+        rows = rows.filter(found.condition)
     annotations = {"rank": F(LEVEL_RANK[level])}
     if with_movement:
         previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))
         annotations["previous_rank"] = Subquery(previous.values(LEVEL_RANK[level])[:1])
-    if filters.search:
-        return ListRows(rows, annotations=annotations, seek=None, few=few, near=near)
+    if found is not None:
+        return ListRows(rows, annotations=annotations, seek=None, few=found.few, near=found.near)
     return ListRows(rows, annotations=annotations, seek=PositionSeek(f"{level}_position"))
 
 

@@ -2,8 +2,10 @@
 
 Names are compared folded: lower case without accents ("Krüger" and "kruger"
 are one). The database folds with `fold_name(text)`: on PostgreSQL an SQL
-function over the unaccent extension (players migration 0006), indexed by
-trigrams; on SQLite the Python function below, registered on each connection.
+function over the unaccent extension (players migration 0005); on SQLite the
+Python function below, registered on each connection. The players' names are
+stored folded (Player.name_folded, a generated column, indexed by trigrams on
+PostgreSQL).
 Their rules agree on the letters names hold (tests/players/test_search.py).
 """
 

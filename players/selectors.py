@@ -11,7 +11,7 @@ from lib.counting import CountKept
 from lib.lookups import any_of
 from players.links import NamedParticipant
 from players.models import Participant, Player, Suspension, Team, team_label
-from players.search import FoldName, query_words
+from players.search import query_words
 
 # Search ------------------------------------------------------------------------------
 
@@ -31,7 +31,7 @@ def player_matches(*, query: str) -> PlayerMatches:
     membership number starts with it; when none does, those whose names have words like each of the query's
     (a typo forgiven), most alike first.
 
-    On PostgreSQL both are answered by the trigram index on the folded names (migration 0005).
+    On PostgreSQL both are answered by the trigram index on the folded names (migrations 0005 and 0007).
     """
     players = Player.objects.public().order_by("name", "membership_number")
     query = query.strip()
@@ -41,22 +41,22 @@ def player_matches(*, query: str) -> PlayerMatches:
     found = players_named(query=query)
     if found.exists():
         return PlayerMatches(found, near=False)
-    return PlayerMatches(_near(players.annotate(folded=FoldName("name")), words), near=True)
+    return PlayerMatches(_near(players, words), near=True)
 
 
 def players_named(*, query: str) -> QuerySet[Player]:
     """The public players a search for `query` finds as typed: every word of it in the name, in any order,
     ignoring case and accents, or the membership number starting with it (by name, then number).
 
-    On PostgreSQL answered by the players' trigram indexes (migrations 0002 and 0005): the player search and
+    On PostgreSQL answered by the players' trigram indexes (migrations 0002 and 0007): the player search and
     the ranking pages' search of a list of players (ratings.selectors.rankings) both ask this.
     """
     query = query.strip()
-    folded = Player.objects.public().order_by("name", "membership_number").annotate(folded=FoldName("name"))
     named = Q()
     for word in query_words(query):
-        named &= Q(folded__contains=word)
-    return folded.filter(named | Q(membership_number__istartswith=query))
+        named &= Q(name_folded__contains=word)
+    players = Player.objects.public().order_by("name", "membership_number")
+    return players.filter(named | Q(membership_number__istartswith=query))
 
 
 def _near(players: QuerySet[Player], words: list[str]) -> QuerySet[Player]:
@@ -65,12 +65,12 @@ def _near(players: QuerySet[Player], words: list[str]) -> QuerySet[Player]:
         # each connection by players.search), answered by the index.
         alike = Q()
         for word in words:
-            alike &= Q(folded__trigram_word_similar=word)
-        similarity = sum(TrigramWordSimilarity(word, "folded") for word in words)
+            alike &= Q(name_folded__trigram_word_similar=word)
+        similarity = sum(TrigramWordSimilarity(word, "name_folded") for word in words)
         return players.filter(alike).annotate(similarity=similarity).order_by("-similarity", "name")
     if Player.objects.count() > NEAR_IN_PYTHON_UP_TO:
         return players.none()
-    alike = [pk for pk, name in players.values_list("pk", "folded") if _alike(words, name.split())]
+    alike = [pk for pk, name in players.values_list("pk", "name_folded") if _alike(words, name.split())]
     return players.filter(pk__in=alike)
 
 

@@ -274,24 +274,38 @@ class SearchFound:
 
 
 def _search(category: Category, text: str) -> SearchFound:
-    """Whom a search for `text` finds in today's list: those called so (_search_condition), asked once and named
-    by participant when they are few; when nobody in the list is, the players the player search finds near (a
-    typo forgiven: players.selectors.player_matches), or in a team list their teams. A past date's list is
-    searched by the same participants: its names are today's."""
-    found = CurrentRating.objects.filter(_search_condition(category, text), category=category)
-    participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
-    if len(participants) > SEARCH_LISTED:
-        return SearchFound(Q(participant_id__in=found.values("participant_id")), few=False, near=False)
-    # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send.
-    named = SearchFound(any_of("participant_id", participants), few=True, near=False)
-    if participants:
-        return named
+    """Whom a search for `text` finds in today's list: those called so, asked once and named by participant when
+    they are few; when nobody in the list is, the players the player search finds near (a typo forgiven:
+    players.selectors.player_matches), or in a team list their teams. A past date's list is searched by the same
+    participants, or by its own names and numbers, which are today's.
+
+    In a list of players, the players' table is asked who is called so (players_named, through its trigram
+    indexes) and their rows are read by participant: the list needs no search index of its own, which every
+    recompute would build again (a third of a second for a list of 50,000 players). A team list, a few thousand
+    rows, is tested whole by its own names. A search that finds more than SEARCH_LISTED (a letter or two: "a"
+    finds most of a list) tests the list's own names along its order instead, which finds a page of them soon.
+    """
+    if category.team_size > 1:
+        called = _named_in_list(category, text)
+        as_typed = SearchFound(called, few=False, near=False)
+        found_any = CurrentRating.objects.filter(called, category=category).exists()
+    else:
+        called = Q(participant_id__in=players_named(query=text).order_by().values("participant_id"))
+        found = CurrentRating.objects.filter(called, category=category)
+        participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
+        if len(participants) > SEARCH_LISTED:
+            return SearchFound(_named_in_list(category, text), few=False, near=False)
+        # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send.
+        as_typed = SearchFound(any_of("participant_id", participants), few=True, near=False)
+        found_any = bool(participants)
+    if found_any:
+        return as_typed
     matches = player_matches(query=text)
     if not matches.near:  # somebody is called that, but not in this list
-        return named
+        return as_typed
     players = list(matches.players.values_list("pk", flat=True)[:SEARCH_LISTED])
     if not players:
-        return named
+        return as_typed
     if category.team_size > 1:
         participants = Team.objects.filter(members__in=players).values_list("participant_id", flat=True)
     else:
@@ -299,25 +313,18 @@ def _search(category: Category, text: str) -> SearchFound:
     return SearchFound(any_of("participant_id", participants.order_by()[:SEARCH_LISTED]), few=True, near=True)
 
 
-def _search_condition(category: Category, text: str) -> Q:
-    """Every word of `text` in the name, in any order, ignoring case and accents (as the player search); or
-    the display id.
-
-    In a list of players, the players' table is searched (players_named, through its trigram indexes) and
-    their rows are read by participant: the list needs no search index of its own, which every recompute
-    would build again (a third of a second for a list of 50,000 players). A team list, a few thousand rows,
-    is read whole: its name, or any member's number in its id (the members' numbers joined by "+").
-    """
-    if category.team_size == 1:
-        return Q(participant_id__in=players_named(query=text).order_by().values("participant_id"))
-    named = Q(display_id__icontains=text)
+def _named_in_list(category: Category, text: str) -> Q:
+    """A list's rows (today's or a past date's) called `text`, by their own names and ids: every word of it in
+    the name, in any order, ignoring case and accents (as players_named); or the id starting with it, or in a
+    team list holding it anywhere (any member's number: the members' numbers joined by "+")."""
+    number = Q(display_id__icontains=text) if category.team_size > 1 else Q(display_id__istartswith=text.strip())
     words = query_words(text)
-    if words:
-        name = Q()
-        for word in words:
-            name &= Q(Contains(FoldName("name"), word))
-        named |= name
-    return named
+    if not words:
+        return number
+    named = Q()
+    for word in words:
+        named &= Q(Contains(FoldName("name"), word))
+    return named | number
 
 
 # Past dates -----------------------------------------------------------------------------------------------

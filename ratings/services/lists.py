@@ -390,7 +390,6 @@ def current_ratings_refresh_if_stale(*, category: Category) -> bool:
     return False
 
 
-@transaction.atomic  # the lists, their ranks and the bump of list_edits are seen together or not at all
 def participant_lists_refresh(
     *, participant_id: int, past_dates_too: bool = False, since: date | None = None
 ) -> list[Category]:
@@ -402,11 +401,21 @@ def participant_lists_refresh(
     change holds from that day (a suspension's first), so last month's column is counted again when it is
     before this month.
     """
-    categories = list(
-        Category.objects.filter(
-            pk__in=CurrentRating.objects.filter(participant_id=participant_id).values("category_id")
-        ).order_by("pk")
-    )
+    # Which lists hold the participant, read before the transaction: a read of the table every list shares holds
+    # it until the transaction ends, and a recompute's swap, holding the swaps' turn, would wait for that while
+    # this waited for the turn. A list rebuilt meanwhile copies the participant's details as they are now.
+    held = list(CurrentRating.objects.filter(participant_id=participant_id).values_list("category_id", flat=True))
+    with transaction.atomic():  # the lists, their ranks and the bump of list_edits are seen together or not at all
+        return _participant_lists_refreshed(participant_id, held, past_dates_too=past_dates_too, since=since)
+
+
+def _participant_lists_refreshed(
+    participant_id: int, category_ids: list[int], *, past_dates_too: bool, since: date | None
+) -> list[Category]:
+    # The lists' rows locked first, in one order, then the swaps' turn: as a recompute takes them (its list's row
+    # from its start, the turn at its swap). Holding the turn while waiting for a recompute's row, this would
+    # wait for the recompute and the recompute for it.
+    categories = list(Category.objects.select_for_update(no_key=True).filter(pk__in=category_ids).order_by("pk"))
     today = timezone.localdate()
     category_tables.swaps_take_turns()  # as every transaction that rewrites a list, before its first read
     # Derived lists last: they are read from their components' lists.

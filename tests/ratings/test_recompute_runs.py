@@ -356,3 +356,61 @@ def test_a_swap_waiting_for_a_long_reader_does_not_stall_the_readers_behind_it(t
         other.close()
     assert not worker.is_alive() and not failures
     assert CurrentRating.objects.filter(category=cat).exists()  # published once the reader was done
+
+
+@pytest.mark.skipif(not category_tables.swaps_tables(), reason="the swaps take turns on PostgreSQL only")
+def test_a_players_lists_refreshed_during_a_full_recompute_wait_for_it_and_both_finish(transactional_db, monkeypatch):
+    """A full recompute holds its list's row from its start and takes the swaps' turn at its swap. A player's
+    lists refreshed meanwhile (their details corrected) wait for that row before taking the turn: neither waits
+    for the other in a circle (which PostgreSQL would break by failing one), and the list shows the new name."""
+    import threading
+    import time
+
+    from players.models import Player
+    from ratings.services.lists import participant_lists_refresh
+
+    cat = category("constructed")
+    a_world()
+    category_recompute(category=cat)
+    participant = CurrentRating.objects.filter(category=cat).values_list("participant_id", flat=True).first()
+    real_swap = category_tables.stagings_swap
+    at_swap = threading.Event()
+    failures = []
+
+    def someone_waits_for_a_lock() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            return cursor.fetchone()[0] > 0
+
+    def swap_once_the_refresh_waits(category_id, stagings):
+        if not at_swap.is_set():
+            at_swap.set()
+            deadline = time.monotonic() + 30
+            while not someone_waits_for_a_lock() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        real_swap(category_id, stagings)
+
+    def recompute_elsewhere():
+        try:
+            category_recompute(category=cat, derived_follow=False)
+        except Exception as failure:  # noqa: BLE001 - reported by the test below
+            failures.append(failure)
+        finally:
+            connection.close()
+
+    monkeypatch.setattr(category_tables, "stagings_swap", swap_once_the_refresh_waits)
+    worker = threading.Thread(target=recompute_elsewhere)
+    worker.start()
+    try:
+        assert at_swap.wait(60), "the recompute never reached its swap"
+        Player.objects.filter(participant_id=participant).update(name="Renamed Meanwhile")
+        participant_lists_refresh(participant_id=participant)
+    except Exception as failure:  # noqa: BLE001 - reported below, once the recompute has ended
+        failures.append(failure)
+    finally:
+        worker.join(60)
+
+    assert not worker.is_alive() and not failures
+    assert CurrentRating.objects.get(category=cat, participant_id=participant).name == "Renamed Meanwhile"

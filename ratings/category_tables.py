@@ -67,7 +67,12 @@ def staging_create(model, category_id: int, *, fillfactor: int = 100) -> str:
     `fillfactor` below 100 leaves room in each page for rows updated later,
     which PostgreSQL then rewrites in place when no indexed column changed.
     """
-    return table_like(model, f"{partition_name(model, category_id)}_next", fillfactor=fillfactor)
+    return table_like(model, staging_name(model, category_id), fillfactor=fillfactor)
+
+
+def staging_name(model, category_id: int) -> str:
+    """The name of the category's fresh table of `model` (staging_create) until it is swapped in."""
+    return f"{partition_name(model, category_id)}_next"
 
 
 def table_like(model, name: str, *, fillfactor: int = 100) -> str:
@@ -124,17 +129,22 @@ def staging_indexed_meanwhile(stagings: list[tuple]):
         raise failures[0]
 
 
-def elsewhere(work, *args, **kwargs) -> Future:
+def elsewhere(work, *args, in_transaction: bool = True, **kwargs) -> Future:
     """Run `work(*args, **kwargs)` in a thread, in a transaction on a database connection of its own.
 
     For fresh tables that the caller's transaction swaps in later: they are
     written and indexed beside that transaction's own work instead of after
     it. They are committed when `work` returns; if the caller fails before
-    swapping them in, it drops them (scratch_drop).
+    swapping them in, it drops them (scratch_drop). Without `in_transaction`
+    each of work's statements is committed as it ends, and the locks it took
+    with it: a read of a list, or a table shaped like the one every list
+    shares, holds nothing until the work ends.
     """
 
     def run():
         try:
+            if not in_transaction:
+                return work(*args, **kwargs)
             with transaction.atomic():  # this thread's connection, not the caller's
                 return work(*args, **kwargs)
         finally:
@@ -252,15 +262,31 @@ def stagings_swap(category_id: int, stagings: list[tuple]) -> None:
     if not stagings:
         return
     swaps_take_turns()
-    exclusively_locked(sorted({model._meta.db_table for model, _ in stagings}))
+    with connection.cursor() as cursor:
+        replaced = [
+            partition_name(model, category_id)
+            for model, _ in stagings
+            if _exists(cursor, partition_name(model, category_id))
+        ]
+    exclusively_locked(sorted({model._meta.db_table for model, _ in stagings}), partitions=sorted(replaced))
     for model, staging in stagings:
         staging_swap(model, category_id, staging)
 
 
-def exclusively_locked(tables: list[str]) -> None:
+def exclusively_locked(tables: list[str], *, partitions: list[str] | None = None) -> None:
     """Lock `tables` for this transaction against every other use (to drop or swap their partitions), asking
-    briefly and stepping out of the line while readers are at them (SWAP_LOCK_TIMEOUT_MS)."""
-    statement = f"LOCK TABLE {', '.join(connection.ops.quote_name(table) for table in tables)} IN ACCESS EXCLUSIVE MODE"
+    briefly and stepping out of the line while readers are at them (SWAP_LOCK_TIMEOUT_MS).
+
+    With `partitions`, each of `tables` alone and those of its partitions: what a swap replaces. Readers come
+    through the tables, so they are all waited for; a transaction reading another list's partition directly
+    (a derived list reading its components', say) or taking its statistics is not.
+    """
+    quoted = connection.ops.quote_name
+    if partitions is None:
+        names = [quoted(table) for table in tables]
+    else:
+        names = [f"ONLY {quoted(table)}" for table in tables] + [quoted(partition) for partition in partitions]
+    statement = f"LOCK TABLE {', '.join(names)} IN ACCESS EXCLUSIVE MODE"
     for pause in SWAP_LOCK_PAUSES:
         try:
             with transaction.atomic(), connection.cursor() as cursor:  # a savepoint: a refusal undoes only it
@@ -334,6 +360,13 @@ def _parent_indexes(cursor, parent: str) -> list[tuple[str, str | None]]:
 def _index_on(definition: str, name: str, table: str) -> str:
     """The parent's `CREATE [UNIQUE] INDEX x ON ONLY parent USING ...`, for `table` under `name`."""
     return re.sub(r"INDEX \S+ ON ONLY \S+ USING", f"INDEX {name} ON {table} USING", definition, count=1)
+
+
+def partition_exists(model, category_id: int) -> bool:
+    """Whether the category's rows of `model` have a partition of their own (they are in the default one until
+    their first swap)."""
+    with connection.cursor() as cursor:
+        return _exists(cursor, partition_name(model, category_id))
 
 
 def _exists(cursor, table: str) -> bool:

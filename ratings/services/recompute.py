@@ -33,7 +33,12 @@ from ratings.selectors.history import (
 )
 from ratings.selectors.lists import Standing as RatingStanding
 from ratings.selectors.lists import list_built_on, participant_identities
-from ratings.services.derived_lists import list_in_sql, list_staged_from_standings
+from ratings.services.derived_lists import (
+    derived_list_in_sql,
+    derived_list_rebuild_aside,
+    list_in_sql,
+    list_staged_from_standings,
+)
 from ratings.services.lists import (
     current_list_staged,
     current_ratings_rebuild,
@@ -106,7 +111,8 @@ def category_recompute(
             category = Category.objects.select_for_update(no_key=True).get(pk=category.pk)
             phases.lap("locked")
             if category.ruleset == Ruleset.DERIVED:
-                _derived_list_refresh(category)  # a derived list has no history of its own: rebuild its list
+                # A derived list has no history of its own: its list is rebuilt.
+                _derived_list_refresh(category, aside=alone)
                 return RecomputeResult(category.slug, since)
             result = _recompute_in_transaction(category, since, listing if alone else None, phases)
     except BaseException:
@@ -158,18 +164,22 @@ def derived_list_follow(*, derived: Category, results: list[RecomputeResult]) ->
     if all(result.since is not None and result.changed is not None for result in mine):
         since = min(result.since for result in mine)
         changed = set().union(*(result.changed for result in mine))
+    alone = not connection.in_atomic_block
     with transaction.atomic():
         derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
-        _derived_list_refresh(derived, since=since, changed=changed)
+        _derived_list_refresh(derived, since=since, changed=changed, aside=alone)
     if category_tables.swaps_tables() and not connection.in_atomic_block:
         category_tables.vacuum(CurrentRating, derived.pk)  # as recompute_tidy does for its components' lists
     return True
 
 
-def _derived_list_refresh(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
-    """A derived list brought up to date: whole, or for `changed` only (after a recompute from `since`)."""
+def _derived_list_refresh(
+    category: Category, *, since: date | None = None, changed: set[int] | None = None, aside: bool = False
+) -> None:
+    """A derived list brought up to date: whole, or for `changed` only (after a recompute from `since`). `aside`:
+    in a transaction that holds no list's table, whose rows a second connection may build (_list_changed)."""
     started = time.monotonic()
-    _history_changed(category, since=since, changed=changed)
+    _history_changed(category, since=since, changed=changed, aside=aside)
     logger.info(
         "derived list %s: %s in %.2f s",
         category.slug,
@@ -213,9 +223,11 @@ def _recompute_in_transaction(
     return result
 
 
-def _history_changed(category: Category, *, since: date | None = None, changed: set[int] | None = None) -> None:
+def _history_changed(
+    category: Category, *, since: date | None = None, changed: set[int] | None = None, aside: bool = False
+) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates."""
-    _list_changed(category, since=since, changed=changed)
+    _list_changed(category, since=since, changed=changed, aside=aside)
     _version_bump(category)
 
 
@@ -280,6 +292,7 @@ def _list_changed(
     stagings=None,
     changed_standings=None,
     listed: bool = False,
+    aside: bool = False,
 ) -> None:
     """Bring today's list up to date.
 
@@ -296,6 +309,12 @@ def _list_changed(
     if incremental:
         current_ratings_update(category=category, participants=changed, since=since, now=changed_standings)
     elif not listed:  # `listed`: the caller has written the list already, to swap it in with its history
+        # A derived list's rows built by a second connection, the turn taken only to publish them, where the
+        # caller's transaction holds no list's table (`aside`); built again under the turn if a component's
+        # list changed meanwhile.
+        aside = aside and stagings is None and derived_list_in_sql(category) and category_tables.swaps_tables()
+        if aside and derived_list_rebuild_aside(category, today) is not None:
+            return
         category_tables.swaps_take_turns()
         current_ratings_rebuild(category=category, standings=standings, stagings=stagings)
 

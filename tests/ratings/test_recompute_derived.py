@@ -11,13 +11,17 @@ from unittest import mock
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.db.models import F
 from django.utils import timezone
 
 from events.models import Match
+from players.models import Player
+from ratings import category_tables
 from ratings.models import Category, CurrentRank, CurrentRating
 from ratings.services import derived_lists, lists, recompute
 from ratings.services.lists import CURRENT_FIELDS, RANK_FIELDS, current_ratings_rebuild
 from ratings.services.recompute import category_recompute
+from tests.ratings.recompute_worlds import tables_named
 from tests.worlds import demo_world_rated
 
 pytestmark = pytest.mark.django_db
@@ -133,7 +137,7 @@ def test_a_recompute_of_every_list_builds_the_derived_list_once_after_its_compon
 
     with mock.patch.object(recompute, "_derived_list_refresh", counted):
         call_command("recompute_ratings", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    assert calls == [("composite", {"since": None, "changed": None})]
+    assert [(slug, kwargs["since"], kwargs["changed"]) for slug, kwargs in calls] == [("composite", None, None)]
     assert_same_rows(stored_rows("composite"), python_rows("composite"))
 
     calls.clear()
@@ -149,3 +153,98 @@ def test_one_list_recomputed_alone_is_still_followed_by_its_derived_list(world):
     with mock.patch.object(recompute, "_derived_list_refresh", wraps=recompute._derived_list_refresh) as refresh:
         category_recompute(category=category("limited"))
     assert [call.args[0].slug for call in refresh.call_args_list] == ["composite"]
+
+
+# Built aside: rows and fresh tables made by a second connection, the swaps' turn taken only to publish -----------
+
+on_postgresql = pytest.mark.skipif(not category_tables.swaps_tables(), reason="lists are swapped on PostgreSQL only")
+
+
+@pytest.fixture
+def world_alone(transactional_db, tmp_path):
+    """The world above, each recompute a transaction of its own: a derived list is then built aside."""
+    today = timezone.localdate()
+    demo_world_rated(tmp_path, players=400, events=60, seed=7, start=today - timedelta(days=500), end=today)
+    Category.objects.filter(slug__in=["constructed", "limited"]).update(ranked_after=4)
+    for slug in ("constructed", "limited"):
+        category_recompute(category=category(slug))
+
+
+def composite_as_python_builds_it() -> None:
+    assert_same_rows(stored_rows("composite"), python_rows("composite"))
+    ranked = {participant: row for participant, row in python_rows("composite").items() if row[12] is not None}
+    assert stored_ranks("composite").keys() == ranked.keys()
+    assert tables_named("derived_rows%") == set() and tables_named("%_next") == set()
+
+
+@on_postgresql
+def test_a_derived_list_built_aside_is_the_list_the_python_path_builds(world_alone, monkeypatch):
+    published = []
+    real = derived_lists.derived_list_rebuild_aside
+
+    def recorded(derived, today):
+        published.append(real(derived, today))
+        return published[-1]
+
+    monkeypatch.setattr(recompute, "derived_list_rebuild_aside", recorded)
+    stored = CurrentRating.objects.filter(category=category("composite"))
+
+    Category.objects.filter(slug="constructed").update(ranked_after=2)  # many rows differ: fresh tables
+    category_recompute(category=category("constructed"))
+    composite_as_python_builds_it()
+    ids = set(stored.values_list("pk", flat=True))
+
+    category_recompute(category=category("constructed"))  # nothing differs: nothing written
+    composite_as_python_builds_it()
+    assert set(stored.values_list("pk", flat=True)) == ids
+
+    renamed = stored.values_list("participant_id", flat=True).first()
+    Player.objects.filter(participant_id=renamed).update(name="Renamed Since")
+    category_recompute(category=category("constructed"))  # one row differs: rewritten in place
+    composite_as_python_builds_it()
+    assert set(stored.values_list("pk", flat=True)) == ids
+    assert stored.get(participant_id=renamed).name == "Renamed Since"
+
+    assert len(published) == 3 and None not in published
+
+
+@on_postgresql
+def test_a_derived_list_whose_component_changed_while_it_was_built_aside_is_built_again(world_alone, monkeypatch):
+    real = derived_lists._derived_rows_aside
+
+    def and_limited_edited_meanwhile(derived, today):
+        built = real(derived, today)
+        Category.objects.filter(slug="limited").update(list_edits=F("list_edits") + 1)
+        return built
+
+    monkeypatch.setattr(derived_lists, "_derived_rows_aside", and_limited_edited_meanwhile)
+    rebuilt = mock.patch.object(recompute, "current_ratings_rebuild", wraps=recompute.current_ratings_rebuild)
+
+    Category.objects.filter(slug="constructed").update(ranked_after=2)
+    with rebuilt as rebuild:
+        category_recompute(category=category("constructed"))
+
+    assert [call.kwargs["category"].slug for call in rebuild.call_args_list] == ["composite"]  # under the turn
+    composite_as_python_builds_it()
+
+
+@on_postgresql
+def test_a_swap_does_not_wait_for_a_read_of_another_lists_partition(world_alone, monkeypatch):
+    """A derived list reads its components' partitions directly: another list's swap locks the tables every list
+    shares and its own partitions, so it neither waits for that read nor steps out of line for it."""
+    pauses = []
+    monkeypatch.setattr(category_tables.time, "sleep", pauses.append)
+    reader = connection.get_new_connection(connection.get_connection_params())
+    constructed = category_tables.partition_name(CurrentRating, category("constructed").pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '10s'")  # fails rather than hangs if the swap waits for the reader
+    try:
+        reader.execute(f"SELECT count(*) FROM {constructed}")  # its transaction stays open, the read lock with it
+        category_recompute(category=category("limited"), derived_follow=False)
+    finally:
+        reader.close()
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+
+    assert pauses == []
+    assert CurrentRating.objects.filter(category=category("limited")).exists()

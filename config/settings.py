@@ -237,6 +237,9 @@ TASKS = {
 # "running" at start and every RECOMPUTE_RECOVER_SECONDS.
 RECOMPUTE_RETRY_SECONDS = env_int("RECOMPUTE_RETRY_SECONDS", 10)
 RECOMPUTE_RECOVER_SECONDS = env_int("RECOMPUTE_RECOVER_SECONDS", 60)
+# `recompute_ratings` of several lists runs one process per core, while the largest lists running at once are
+# estimated to hold at most this much memory together (ratings.services.every_list.default_workers).
+RECOMPUTE_MEMORY_MB = env_int("RECOMPUTE_MEMORY_MB", 1536)
 # Workers delete expired sessions, finished job rows older than JOB_RESULTS_KEEP_DAYS and
 # stale sign-in records when they start and every HOUSEKEEPING_SECONDS (ratings/housekeeping.py).
 HOUSEKEEPING_SECONDS = env_int("HOUSEKEEPING_SECONDS", 3600)

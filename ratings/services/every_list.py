@@ -25,6 +25,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, 
 from dataclasses import dataclass
 from datetime import date
 
+from django.conf import settings
 from django.db import connection, connections
 
 from ratings import category_tables
@@ -71,12 +72,14 @@ def lists_recompute(
     """
     derived = [category for category in categories if category.ruleset == Ruleset.DERIVED]
     recomputed = [category for category in categories if category.ruleset != Ruleset.DERIVED]
-    workers = min(workers or default_workers(), len(recomputed))
     # Where other connections see what each list publishes, a derived list is built beside the lists that
     # do not feed it; its components come first, the largest first.
     follow = _DerivedFollow(recomputed, beside=_processes_possible())
+    sizes: dict[int, float] = {}
     if follow.beside:
-        recomputed = _largest_first(recomputed)
+        sizes = _history_sizes([category.pk for category in recomputed])
+        recomputed = _largest_first(recomputed, sizes)
+    workers = min(workers or default_workers([sizes.get(category.pk, 0.0) for category in recomputed]), len(recomputed))
 
     def done_one(one: ListRecomputed) -> None:
         follow.published(one)
@@ -174,10 +177,26 @@ def _derived_built(derived: Category, results: list[RecomputeResult]) -> float:
     return time.monotonic() - started
 
 
-def default_workers() -> int:
-    """One process per two cores: a list's recompute keeps two busy, its Python and its database's work on
-    what Python sends (on two cores, two lists side by side took as long as one after the other)."""
-    return max(1, (os.cpu_count() or 1) // 2)
+# At its peak a list's recompute holds about this much per row of its history: its matches packed, its
+# participants' states (1,103 MB for constructed's 9.4 million rows at ten million matches, 791 MB for limited's
+# 6.6 million).
+PEAK_BYTES_PER_HISTORY_ROW = 120
+
+
+def default_workers(sizes: list[float]) -> int:
+    """Processes recomputing lists at once: one per core, while the largest lists that would run at once fit in
+    settings.RECOMPUTE_MEMORY_MB together (`sizes`: each list's history rows, largest first).
+
+    A list's recompute keeps a core busy with its Python (the Elo loop) and another at times with its
+    database's work (COPY, index builds, today's list), while its Python waits: on two cores, every list at a
+    million matches took 7.0-7.6 s two at a time, 7.9-8.2 s one after the other. At ten million matches the
+    two largest would hold 1.9 GB together: there they go one after the other.
+    """
+    budget = settings.RECOMPUTE_MEMORY_MB * 1024 * 1024
+    workers = max(1, os.cpu_count() or 1)
+    while workers > 1 and sum(sizes[:workers]) * PEAK_BYTES_PER_HISTORY_ROW > budget:
+        workers -= 1
+    return workers
 
 
 def _processes_possible() -> bool:
@@ -207,15 +226,15 @@ def _slim(result: RecomputeResult) -> RecomputeResult:
 
 
 def _in_processes(categories, since, workers, on_done) -> list[ListRecomputed]:
-    # The largest first: the last list to start is then a small one, and no core waits long at the end.
-    ordered = _largest_first(categories)
+    # `categories` come the largest first (lists_recompute): the last list to start is then a small one, and no
+    # core waits long at the end.
     # A forked process must not inherit an open connection (closing its copy would end this process's
     # session too): closed here, and nothing reads the database until the first submit has forked them all.
     connections.close_all()
     done, failures = [], []
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(_list_recompute, category, since): category for category in ordered}
+        futures = {pool.submit(_list_recompute, category, since): category for category in categories}
         for future in as_completed(futures):
             try:
                 one = future.result()
@@ -231,9 +250,8 @@ def _in_processes(categories, since, workers, on_done) -> list[ListRecomputed]:
     return done
 
 
-def _largest_first(categories: list[Category]) -> list[Category]:
-    """`categories` by the size of their stored history, largest first (as stored, in the position order)."""
-    sizes = _history_sizes([category.pk for category in categories])
+def _largest_first(categories: list[Category], sizes: dict[int, float]) -> list[Category]:
+    """`categories` by the size of their stored history (`sizes`), largest first (as stored, in the position order)."""
     return sorted(categories, key=lambda category: -sizes.get(category.pk, 0))
 
 

@@ -187,10 +187,16 @@ def test_a_derived_list_is_built_while_the_lists_that_do_not_feed_it_go_on(trans
 
 
 @pytest.mark.django_db
-def test_the_default_is_a_process_for_every_two_cores(monkeypatch):
-    monkeypatch.setattr(every_list.os, "cpu_count", lambda: 8)
-    assert every_list.default_workers() == 4
+def test_the_default_is_a_process_per_core_while_the_largest_lists_fit_in_memory(monkeypatch, settings):
+    settings.RECOMPUTE_MEMORY_MB = 1536
+    million = [986_000.0, 703_000.0, 181_000.0, 36_000.0, 23_000.0]  # history rows: every list at 1M matches
+    ten_million = [9_400_000.0, 6_600_000.0, 1_760_000.0, 877_000.0]
     monkeypatch.setattr(every_list.os, "cpu_count", lambda: 2)
-    assert every_list.default_workers() == 1
+    assert every_list.default_workers(million) == 2
+    assert every_list.default_workers(ten_million) == 1  # 1.9 GB together: one after the other
+    monkeypatch.setattr(every_list.os, "cpu_count", lambda: 8)
+    assert every_list.default_workers(million) == 8
+    assert every_list.default_workers(ten_million) == 1
+    assert every_list.default_workers(ten_million[2:]) == 8  # without the two largest, the rest fit together
     monkeypatch.setattr(every_list.os, "cpu_count", lambda: None)
-    assert every_list.default_workers() == 1
+    assert every_list.default_workers(million) == 1

@@ -18,8 +18,8 @@ class Command(BaseCommand):
             "--workers",
             type=int,
             default=None,
-            help="Processes recomputing lists at once on PostgreSQL (default: one per two cores; 1: one list"
-            " after the other).",
+            help="Processes recomputing lists at once on PostgreSQL (default: one per core, while the largest"
+            " lists at once fit in RECOMPUTE_MEMORY_MB; 1: one list after the other).",
         )
 
     def handle(self, *args, category, since, workers, verbosity, **options):

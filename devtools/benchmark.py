@@ -58,13 +58,16 @@ class Figure:
 
 
 def run_measured(*args: str) -> tuple[float, float, str]:
-    """Run `manage.py ARGS` in a child process: (seconds, the child's own peak resident MB, output).
+    """Run `manage.py ARGS` in a child process: (seconds, the peak resident MB of it and its own children, output).
 
     Not the `ru_maxrss` the kernel reports for a child: Linux starts a child's
     count at the peak of the process it was spawned from (the bench, holding
     the world it wrote), so every figure read at least the bench's own size.
     The child's high-water mark (VmHWM in /proc) is read while it runs instead;
     it only grows, so the last reading misses at most the final few milliseconds.
+    A child that recomputes lists in processes of its own (ratings.services.every_list) holds memory in those
+    too: the figure is then the most the child and its processes held together at one reading (their resident
+    sizes added, pages they share counted in each), if that is more.
     """
     started = time.monotonic()
     process = subprocess.Popen(
@@ -87,16 +90,37 @@ def run_measured(*args: str) -> tuple[float, float, str]:
 
 
 def _high_water_watch(process: subprocess.Popen, peak_kb: list[int], every: float = 0.02) -> None:
-    """Keep in `peak_kb[0]` the highest VmHWM read of `process` until it ends."""
-    status = Path(f"/proc/{process.pid}/status")
+    """Keep in `peak_kb[0]` the highest of `process`'s VmHWM and of the resident sizes of it and its descendants
+    added together, read until it ends."""
     while process.poll() is None:
-        try:
-            for line in status.read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    peak_kb[0] = max(peak_kb[0], int(line.split()[1]))
-        except (FileNotFoundError, ProcessLookupError, ValueError):
-            pass  # ended between the poll and the read; a zombie has no memory lines
+        own = _status_kb(process.pid, "VmHWM:")
+        together = sum(_status_kb(pid, "VmRSS:") for pid in _process_tree(process.pid))
+        peak_kb[0] = max(peak_kb[0], own, together)
         time.sleep(every)
+
+
+def _status_kb(pid: int, field: str) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field):
+                return int(line.split()[1])
+    except (FileNotFoundError, ProcessLookupError, ValueError):
+        pass  # ended between the poll and the read; a zombie has no memory lines
+    return 0
+
+
+def _process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants, as /proc lists each process's children (an ended one lists none)."""
+    tree, waiting = [], [pid]
+    while waiting:
+        current = waiting.pop()
+        tree.append(current)
+        for thread in Path(f"/proc/{current}/task").glob("*"):  # a child is listed under the thread that forked it
+            try:
+                waiting.extend(int(child) for child in (thread / "children").read_text().split())
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return tree
 
 
 def reported_seconds(output: str) -> float:

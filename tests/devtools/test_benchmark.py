@@ -114,6 +114,16 @@ def test_a_command_s_peak_memory_is_its_own_not_the_bench_s():
     assert 10 < peak_mb < 300, peak_mb  # a bare manage.py is tens of MB; this process holds more than 400
 
 
+def test_a_command_s_peak_memory_counts_the_processes_it_starts():
+    # recompute_ratings recomputes lists in processes of its own: what they hold is the command's too.
+    child = "import time; b = bytearray(300 * 2**20); b[::4096] = b'x' * len(b[::4096]); time.sleep(0.6)"
+    code = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {child!r}], check=True)"
+
+    seconds, peak_mb, output = benchmark.run_measured("shell", "-c", code)
+
+    assert peak_mb > 300, peak_mb
+
+
 def test_the_admins_pages_are_timed_signed_in_and_each_answers(world):
     figures = bench_pages.signed_in_pages_measure()
 

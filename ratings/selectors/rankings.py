@@ -266,7 +266,7 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
 
 @dataclass(frozen=True, slots=True)
 class SearchFound:
-    """Whom a search finds in a list, as a condition on any list's participant (today's or a past date's)."""
+    """Whom a search finds in a list, as a condition on its rows (today's list or a past date's alike)."""
 
     condition: Q
     few: bool  # named one by one (at most SEARCH_LISTED): ListRows reads their keys once, then a page by key

@@ -8,7 +8,9 @@
   in the database, and lists built on an earlier day rebuilt by the job
   workers (`current_lists_refresh_stale`).
 - `derived_lists`: a derived list (composite) built by the database from its
-  components' lists, writing only the rows that differ (`derived_list_rebuild`).
+  components' lists, writing only the rows that differ (`derived_list_rebuild`;
+  `derived_list_rebuild_aside` builds it on a second connection and takes the
+  swaps' turn only to publish it).
 - `list_fields`: the lists' and ranks' columns, shared by the two above.
 - `runs`: recompute runs (`RecomputeRun`): queueing them
   (`recompute_enqueue`), claiming and carrying them out in a job under

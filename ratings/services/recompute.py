@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Subquery
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
@@ -23,7 +23,7 @@ from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
 from ratings.engine.history import history_rows
-from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
+from ratings.models import Category, CurrentRating, EventScore, RankingSnapshot, RatingEntry, Ruleset
 from ratings.selectors.history import (
     FETCH_ROWS,
     category_events,
@@ -213,7 +213,7 @@ def _recompute_in_transaction(
         category, since=since, changed=result.changed, standings=result.standings, stagings=result.stagings,
         changed_standings=result.changed_standings, listed=listed,
     )  # fmt: skip
-    _version_bump(category)
+    _version_bump(category, since=since)
     phases.lap("list published")
     # Last: indexes first, then the swaps, which lock their tables for every category until the commit.
     for model, staging in result.stagings[indexed:]:
@@ -228,11 +228,21 @@ def _history_changed(
 ) -> None:
     """Bring today's list up to date and bump the version that keys cached lists of past dates."""
     _list_changed(category, since=since, changed=changed, aside=aside)
-    _version_bump(category)
+    _version_bump(category, since=since)
 
 
-def _version_bump(category: Category) -> None:
-    """A new version of the category's history: it keys cached lists of past dates and the pages' ETags."""
+def _version_bump(category: Category, *, since: date | None = None) -> None:
+    """A new version of the category's history: it keys cached lists of past dates and the pages' ETags.
+
+    `since`: the history was rewritten from that day on only, so the lists of past dates before it are still
+    its lists: they are kept for the new version instead of being written again when next asked for (after a
+    correction of last week's event, the first visitor of each earlier date would wait a second for it, and
+    count it against their allowance of new dates).
+    """
+    current = Category.objects.filter(pk=category.pk).values("history_version")
+    if since is not None:
+        kept = RankingSnapshot.objects.filter(category=category, history_version=Subquery(current), as_of__lt=since)
+        kept.update(history_version=F("history_version") + 1)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 

@@ -219,3 +219,28 @@ def test_on_postgresql_a_date_and_its_month_end_written_side_by_side_are_those_w
     assert side_by_side[dates[0]] != side_by_side[dates[1]] and all(side_by_side.values())
     RankingSnapshot.objects.all().delete()
     snapshot_rows_tidy()
+
+
+def test_a_recompute_from_a_date_keeps_the_past_lists_before_it_and_writes_those_after_again(
+    two_months_rated,  # noqa: F811
+):
+    """A correction of this month's event B rewrites the history from B's date only: the list on an earlier
+    date is still its list, kept for the new version; the list on B's date is written again with the change."""
+    from events.models import Match
+    from ratings.services.recompute import category_recompute
+    from tests.public.test_rankings_views import THIS_MONTH
+
+    constructed = Category.objects.get(slug="constructed")
+    earlier = THIS_MONTH - timedelta(days=1)
+    before = ranking_snapshots(category=constructed, dates=[earlier, THIS_MONTH])
+    rating_of_1005 = SnapshotRating.objects.filter(snapshot=before[THIS_MONTH], display_id="1005")
+    was = rating_of_1005.get().rating
+
+    Match.objects.filter(event__code="B", round=2).update(games1=0, games2=2)  # 1005 won round 2, not 1006
+    category_recompute(category=constructed, since=THIS_MONTH)
+    constructed.refresh_from_db()
+    after = ranking_snapshots(category=constructed, dates=[earlier, THIS_MONTH])
+
+    assert after[earlier] == before[earlier]  # the same list: not written again
+    assert after[THIS_MONTH] != before[THIS_MONTH]
+    assert SnapshotRating.objects.get(snapshot=after[THIS_MONTH], display_id="1005").rating > was

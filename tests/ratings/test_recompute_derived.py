@@ -248,3 +248,22 @@ def test_a_swap_does_not_wait_for_a_read_of_another_lists_partition(world_alone,
 
     assert pauses == []
     assert CurrentRating.objects.filter(category=category("limited")).exists()
+
+
+@on_postgresql
+def test_a_derived_list_failing_while_built_aside_keeps_the_list_it_had_and_leaves_no_table(world_alone, monkeypatch):
+    real = derived_lists._list_staged_from
+
+    def fails_once_its_tables_exist(cursor, derived, rows_table):
+        real(cursor, derived, rows_table)  # committed as each statement ends
+        raise RuntimeError("the disk filled up")
+
+    monkeypatch.setattr(derived_lists, "_list_staged_from", fails_once_its_tables_exist)
+    listed = stored_rows("composite")
+    Category.objects.filter(slug="constructed").update(ranked_after=2)  # many rows would differ: fresh tables
+
+    with pytest.raises(RuntimeError, match="the disk filled up"):
+        category_recompute(category=category("constructed"))
+
+    assert stored_rows("composite") == listed
+    assert tables_named("derived_rows%") == set() and tables_named("%_next") == set()

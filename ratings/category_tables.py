@@ -198,6 +198,11 @@ def _executed(cursor, statements: list[str]) -> None:
         cursor.execute(statement)
 
 
+# What building an index costs, relative to a b-tree over as many rows: a trigram index writes an entry
+# for every trigram of every name (0.5 s against 60-100 ms for the b-trees of a list of 48,000 rows).
+INDEX_COST = {"gin": 6, "btree": 1}
+
+
 def stagings_indexed_beside(stagings: list[tuple]) -> None:
     """Index `stagings` ((model, table), ...: fresh tables committed by another connection) on this transaction's
     connection and on one of their own at once, half the work each.
@@ -218,7 +223,7 @@ def stagings_indexed_beside(stagings: list[tuple]) -> None:
     elsewhere(_statements_committed, [key for keys, _ in statements for key in keys]).result()
     here, there = _shared_out(
         [
-            (rows.get(staging, 1), index)
+            (rows.get(staging, 1) * _index_cost(index), index)
             for (_, staging), (_, indexes) in zip(stagings, statements, strict=True)
             for index in indexes
         ]
@@ -229,6 +234,11 @@ def stagings_indexed_beside(stagings: list[tuple]) -> None:
             _executed(cursor, here)
     finally:
         building.result()  # waited for even when this side failed: its transaction must end before ours
+
+
+def _index_cost(statement: str) -> int:
+    method = re.search(r" USING (\w+)", statement)
+    return INDEX_COST.get(method.group(1) if method else "btree", 1)
 
 
 def _shared_out(work: list[tuple[float, str]]) -> tuple[list[str], list[str]]:

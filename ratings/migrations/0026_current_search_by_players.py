@@ -2,7 +2,7 @@
 the players' table's trigram indexes (players migrations 0002 and 0005) and reads their rows by participant,
 and a team list is small enough to read whole (ratings.selectors.rankings._search_condition). Every recompute
 built that index again for each list it wrote (a third of a second for a list of 50,000 players). Dropping the
-parent's index drops each partition's. SQLite never had it."""
+parent's index drops each partition's. SQLite never had it. Migration 0027 brings it back."""
 
 from django.db import migrations
 

@@ -12,7 +12,6 @@ past date's list is written as rows the first time it is asked for
 (`ratings.snapshots`) and read like today's.
 """
 
-from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
@@ -26,7 +25,7 @@ from lib.lookups import any_of
 from lib.throttle import budget_spend
 from players.models import Player, Team
 from players.search import FoldName, query_words
-from players.selectors import player_matches, players_named
+from players.selectors import player_matches
 from ratings.models import Category, CurrentRank, CurrentRating, SnapshotRating
 from ratings.selectors.lists import LEVEL_RANK
 from ratings.selectors.ranking_filters import RankingFilters
@@ -242,10 +241,10 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
-    found = None
+    near = False
     if filters.search:
-        found = _search(category, filters.search)
-        rows = rows.filter(found.condition)
+        condition, near = _search(category, filters.search)
+        rows = rows.filter(condition)
     seek = None
     if not (filters.unranked or filters.search):
         ranks = CurrentRank.objects.filter(category=category)
@@ -259,65 +258,36 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     if filters.unranked and not filters.search:
         today = timezone.localdate().isoformat()
         length_key = f"ranking-length:{category.pk}:{category.list_version}:{today}:{level}:{filters.place}"
-    if found is not None:
-        return ListRows(rows, annotations=annotations, seek=None, few=found.few, near=found.near, searched=True)
-    return ListRows(rows, annotations=annotations, seek=seek, length_key=length_key)
+    return ListRows(
+        rows, annotations=annotations, seek=seek, length_key=length_key, near=near, searched=bool(filters.search)
+    )
 
 
-@dataclass(frozen=True, slots=True)
-class SearchFound:
-    """Whom a search finds in a list, as a condition on its rows (today's list or a past date's alike)."""
-
-    condition: Q
-    few: bool  # named one by one (at most SEARCH_LISTED): ListRows reads their keys once, then a page by key
-    near: bool  # found by names like the search: nobody in the list is called that
-
-
-def _search(category: Category, text: str) -> SearchFound:
-    """Whom a search for `text` finds in today's list: those called so, asked once and named by participant when
-    they are few; when nobody in the list is, the players the player search finds near (a typo forgiven:
-    players.selectors.player_matches), or in a team list their teams. A past date's list is searched by the same
-    participants, or by its own names and numbers, which are today's.
-
-    In a list of players, the players' table is asked who is called so (players_named, through its trigram
-    indexes) and their rows are read by participant: the list needs no search index of its own, which every
-    recompute would build again (a third of a second for a list of 50,000 players). A team list, a few thousand
-    rows, is tested whole by its own names. A search that finds more than SEARCH_LISTED (a letter or two: "a"
-    finds most of a list) tests the list's own names along its order instead, which finds a page of them soon.
-    """
-    if category.team_size > 1:
-        called = _named_in_list(category, text)
-        as_typed = SearchFound(called, few=False, near=False)
-        found_any = CurrentRating.objects.filter(called, category=category).exists()
-    else:
-        called = Q(participant_id__in=players_named(query=text).order_by().values("participant_id"))
-        found = CurrentRating.objects.filter(called, category=category)
-        participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
-        if len(participants) > SEARCH_LISTED:
-            return SearchFound(_named_in_list(category, text), few=False, near=False)
-        # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send.
-        as_typed = SearchFound(any_of("participant_id", participants), few=True, near=False)
-        found_any = bool(participants)
-    if found_any:
-        return as_typed
+def _search(category: Category, text: str) -> tuple[Q, bool]:
+    """The condition on today's list that a search for `text` puts, and whether it finds names like the
+    search rather than as typed: when nobody in the list is found as typed, the players the player search
+    finds near (a typo forgiven: players.selectors.player_matches), or in a team list their teams."""
+    condition = _search_condition(category, text)
+    if CurrentRating.objects.filter(condition, category=category).exists():
+        return condition, False
     matches = player_matches(query=text)
     if not matches.near:  # somebody is called that, but not in this list
-        return as_typed
+        return condition, False
     players = list(matches.players.values_list("pk", flat=True)[:SEARCH_LISTED])
     if not players:
-        return as_typed
+        return condition, False
     if category.team_size > 1:
         participants = Team.objects.filter(members__in=players).values_list("participant_id", flat=True)
     else:
         participants = Player.objects.filter(pk__in=players).values_list("participant_id", flat=True)
-    return SearchFound(any_of("participant_id", participants.order_by()[:SEARCH_LISTED]), few=True, near=True)
+    return any_of("participant_id", participants.order_by()[:SEARCH_LISTED]), True
 
 
-def _named_in_list(category: Category, text: str) -> Q:
-    """A list's rows (today's or a past date's) called `text`, by their own names and ids: every word of it in
-    the name, in any order, ignoring case and accents (as players_named); or the id starting with it, or in a
-    team list holding it anywhere (any member's number: the members' numbers joined by "+")."""
-    number = Q(display_id__icontains=text) if category.team_size > 1 else Q(display_id__istartswith=text.strip())
+def _search_condition(category: Category, text: str) -> Q:
+    """Every word of `text` in the name, in any order, ignoring case and accents (as the player search); or
+    the display id. A team's id is its members' numbers joined by "+": any member's number finds it.
+    On PostgreSQL both are answered by the list's trigram index (migrations 0020 and 0027)."""
+    number = Q(display_id__icontains=text) if category.team_size > 1 else Q(display_id__istartswith=text)
     words = query_words(text)
     if not words:
         return number
@@ -372,18 +342,23 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
     rows = SnapshotRating.objects.filter(snapshot=snapshots[as_of], ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
-    found = None
     if filters.search:
-        # A snapshot's names and numbers are those of today's list: whom the search finds there, their rows are
-        # read by participant, rather than every row of the past list being tested (40 ms at 35,000 rows).
-        found = _search(category, filters.search)
-        rows = rows.filter(found.condition)
+        # A snapshot's names and numbers are those of today's list: today's list finds who matches through
+        # its trigram index, and their rows are read by participant, rather than every row of the past list
+        # being tested (40 ms at 35,000 rows). Given as a subquery, PostgreSQL sorted the whole list first.
+        condition, near = _search(category, filters.search)
+        found = CurrentRating.objects.filter(condition, category=category)
+        participants = list(found.order_by().values_list("participant_id", flat=True)[: SEARCH_LISTED + 1])
+        few = len(participants) <= SEARCH_LISTED
+        # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send.
+        listed = any_of("participant_id", participants) if few else Q(participant__in=found.values("participant_id"))
+        rows = rows.filter(listed)
     annotations = {"rank": F(LEVEL_RANK[level])}
     if with_movement:
         previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))
         annotations["previous_rank"] = Subquery(previous.values(LEVEL_RANK[level])[:1])
-    if found is not None:
-        return ListRows(rows, annotations=annotations, seek=None, few=found.few, near=found.near)
+    if filters.search:
+        return ListRows(rows, annotations=annotations, seek=None, few=few, near=near)
     return ListRows(rows, annotations=annotations, seek=PositionSeek(f"{level}_position"))
 
 

@@ -117,7 +117,15 @@ def _components_source(components: list[int]) -> str:
     if not all(category_tables.partition_exists(CurrentRating, pk) for pk in components):
         return table
     partitions = [category_tables.partition_name(CurrentRating, pk) for pk in components]
-    return "(" + " UNION ALL ".join(f"SELECT * FROM {partition}" for partition in partitions) + ")"
+    return "(" + " UNION ALL ".join(f"SELECT {_COMPONENT_COLUMNS} FROM {partition}" for partition in partitions) + ")"
+
+
+# What derived_list_sql reads of a component's list.
+_COMPONENT_COLUMNS = ", ".join(
+    list_column(name)
+    for name in ("participant", "category", "rating", "previous_rating", "matches", "last_played", "ranked",
+                 "previous_ranked")
+)  # fmt: skip
 
 
 # A derived list is rewritten in place when at most this share of its rows differ from the rows it should

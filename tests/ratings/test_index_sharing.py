@@ -1,10 +1,16 @@
-"""Index builds shared out between two connections (ratings.category_tables): halves of about equal cost
-(an index costs as many rows as its table has)."""
+"""Index builds shared out between two connections (ratings.category_tables): halves of about equal cost."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.category_tables import _shared_out
+from ratings.category_tables import _index_cost, _shared_out
+
+
+def test_a_trigram_index_costs_more_than_a_btree_over_as_many_rows():
+    gin = "CREATE INDEX x ON t USING gin (fold_name((name)::text) gin_trgm_ops)"
+    btree = "CREATE INDEX y ON t USING btree (category_id, ranked, rating DESC, name)"
+    assert _index_cost(gin) > _index_cost(btree) == 1
+    assert _index_cost("CREATE INDEX z ON t (seq)") == 1  # no method named: a b-tree
 
 
 def test_the_dearest_index_goes_alone_when_it_costs_as_much_as_the_rest():

@@ -28,6 +28,7 @@ from datetime import date
 from django.conf import settings
 from django.db import connection, connections
 
+from events.models import Match
 from ratings import category_tables
 from ratings.models import Category, RatingEntry, Ruleset
 from ratings.services.recompute import (
@@ -79,7 +80,9 @@ def lists_recompute(
     if follow.beside:
         sizes = _history_sizes([category.pk for category in recomputed])
         recomputed = _largest_first(recomputed, sizes)
-    workers = min(workers or default_workers([sizes.get(category.pk, 0.0) for category in recomputed]), len(recomputed))
+    if not workers:
+        workers = default_workers(_history_estimates(recomputed, sizes, _matches_stored() if follow.beside else 0))
+    workers = min(workers, len(recomputed))
 
     def done_one(one: ListRecomputed) -> None:
         follow.published(one)
@@ -185,7 +188,7 @@ PEAK_BYTES_PER_HISTORY_ROW = 120
 
 def default_workers(sizes: list[float]) -> int:
     """Processes recomputing lists at once: one per core, while the largest lists that would run at once fit in
-    settings.RECOMPUTE_MEMORY_MB together (`sizes`: each list's history rows, largest first).
+    settings.RECOMPUTE_MEMORY_MB together (`sizes`: each list's history rows).
 
     A list's recompute keeps a core busy with its Python (the Elo loop) and another at times with its
     database's work (COPY, index builds, today's list), while its Python waits: on two cores, every list at a
@@ -193,8 +196,9 @@ def default_workers(sizes: list[float]) -> int:
     two largest would hold 1.9 GB together: there they go one after the other.
     """
     budget = settings.RECOMPUTE_MEMORY_MB * 1024 * 1024
+    largest = sorted(sizes, reverse=True)
     workers = max(1, os.cpu_count() or 1)
-    while workers > 1 and sum(sizes[:workers]) * PEAK_BYTES_PER_HISTORY_ROW > budget:
+    while workers > 1 and sum(largest[:workers]) * PEAK_BYTES_PER_HISTORY_ROW > budget:
         workers -= 1
     return workers
 
@@ -248,6 +252,19 @@ def _in_processes(categories, since, workers, on_done) -> list[ListRecomputed]:
     if failures:
         raise failures[0]
     return done
+
+
+def _history_estimates(categories: list[Category], sizes: dict[int, float], matches: float) -> list[float]:
+    """Each list's history rows for default_workers: as stored; for a list never recomputed (none stored, as
+    after a first import) as many as two for every match stored, which no list can exceed."""
+    return [sizes.get(category.pk, 0.0) or 2 * matches for category in categories]
+
+
+def _matches_stored() -> float:
+    """The matches stored, as PostgreSQL's statistics estimate them: no count read."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT GREATEST(reltuples, 0) FROM pg_class WHERE oid = %s::regclass", [Match._meta.db_table])
+        return cursor.fetchone()[0]
 
 
 def _largest_first(categories: list[Category], sizes: dict[int, float]) -> list[Category]:

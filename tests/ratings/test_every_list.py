@@ -200,3 +200,16 @@ def test_the_default_is_a_process_per_core_while_the_largest_lists_fit_in_memory
     assert every_list.default_workers(ten_million[2:]) == 8  # without the two largest, the rest fit together
     monkeypatch.setattr(every_list.os, "cpu_count", lambda: None)
     assert every_list.default_workers(million) == 1
+
+
+def test_a_list_never_recomputed_is_taken_to_hold_two_rows_for_every_match_stored(monkeypatch, settings):
+    """After a first import no list has a history to go by: at ten million matches each may be 19 million rows,
+    so the lists go one after the other; at a million, two at a time still fit."""
+    lists = [Category(pk=1, slug="constructed"), Category(pk=2, slug="limited")]
+
+    assert every_list._history_estimates(lists, {1: 986_000.0}, 983_000.0) == [986_000.0, 1_966_000.0]
+    assert every_list._history_estimates(lists, {}, 9_580_000.0) == [19_160_000.0, 19_160_000.0]
+    settings.RECOMPUTE_MEMORY_MB = 1536
+    monkeypatch.setattr(every_list.os, "cpu_count", lambda: 2)
+    assert every_list.default_workers(every_list._history_estimates(lists, {}, 9_580_000.0)) == 1
+    assert every_list.default_workers(every_list._history_estimates(lists, {}, 983_000.0)) == 2

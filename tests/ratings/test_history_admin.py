@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from lib import admin_lists
-from ratings.models import RatingEntry
+from ratings.models import Category, RatingEntry
 from tests.worlds import participant
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +80,20 @@ def test_a_small_history_is_counted_exactly(client, rated_default_bundle, admin)
     client.force_login(admin)
 
     assert _footer(client) == f"{RatingEntry.objects.count()} rating entries"
+
+
+def test_a_team_lists_rows_are_named_without_a_query_each(client, rated_default_bundle, admin):
+    """A team's history rows name both teams (participant and opponent) from the page's one query, as a player's."""
+    client.force_login(admin)
+    url = reverse("admin:ratings_ratingentry_changelist")
+    teams = Category.objects.get(slug="team-constructed")
+    players = Category.objects.get(slug="constructed")
+    assert RatingEntry.objects.filter(category=teams).count() >= 2
+
+    with CaptureQueriesContext(connection) as of_players:
+        client.get(url, {"category__id__exact": players.pk})
+    with CaptureQueriesContext(connection) as of_teams:
+        response = client.get(url, {"category__id__exact": teams.pk})
+
+    assert len(of_teams) <= len(of_players)
+    assert "Bavarian Dragons" in response.content.decode()

@@ -38,25 +38,13 @@ def player_matches(*, query: str) -> PlayerMatches:
     words = query_words(query)
     if not words:
         return PlayerMatches(players, near=False)
-    found = players_named(query=query)
+    named = Q()
+    for word in words:
+        named &= Q(name_folded__contains=word)
+    found = players.filter(named | Q(membership_number__istartswith=query))
     if found.exists():
         return PlayerMatches(found, near=False)
     return PlayerMatches(_near(players, words), near=True)
-
-
-def players_named(*, query: str) -> QuerySet[Player]:
-    """The public players a search for `query` finds as typed: every word of it in the name, in any order,
-    ignoring case and accents, or the membership number starting with it (by name, then number).
-
-    On PostgreSQL answered by the players' trigram indexes (migrations 0002 and 0007): the player search and
-    the ranking pages' search of a list of players (ratings.selectors.rankings) both ask this.
-    """
-    query = query.strip()
-    named = Q()
-    for word in query_words(query):
-        named &= Q(name_folded__contains=word)
-    players = Player.objects.public().order_by("name", "membership_number")
-    return players.filter(named | Q(membership_number__istartswith=query))
 
 
 def _near(players: QuerySet[Player], words: list[str]) -> QuerySet[Player]:

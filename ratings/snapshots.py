@@ -29,7 +29,7 @@ import re
 from datetime import date, timedelta
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db.models import F, Max, Subquery
 from django.utils import timezone
 
 from lib.bulk import insert_rows
@@ -56,6 +56,15 @@ def end_of_previous_month(day: date) -> date:
 
 def _valid_snapshots(category: Category, today: date):
     return RankingSnapshot.objects.filter(category=category, history_version=category.history_version, built_on=today)
+
+
+def snapshots_kept_for_next_version(*, category: Category, before: date) -> int:
+    """Key the category's past lists of dates before `before` to the history version that comes next (the
+    caller bumps it in the same transaction), for a history rewritten from that day on only: those lists are
+    still its lists. Returns how many."""
+    current = Category.objects.filter(pk=category.pk).values("history_version")
+    kept = RankingSnapshot.objects.filter(category=category, history_version=Subquery(current), as_of__lt=before)
+    return kept.update(history_version=F("history_version") + 1)
 
 
 def snapshot_dates_missing(*, category: Category, dates: list[date]) -> list[date]:

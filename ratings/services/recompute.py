@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import connection, transaction
-from django.db.models import F, Subquery
+from django.db.models import F
 from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
@@ -23,7 +23,7 @@ from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
 from ratings.engine.history import history_rows
-from ratings.models import Category, CurrentRating, EventScore, RankingSnapshot, RatingEntry, Ruleset
+from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
 from ratings.selectors.history import (
     FETCH_ROWS,
     category_events,
@@ -45,7 +45,7 @@ from ratings.services.lists import (
     current_ratings_update,
     current_rows_from_standings,
 )
-from ratings.snapshots import end_of_previous_month
+from ratings.snapshots import end_of_previous_month, snapshots_kept_for_next_version
 
 logger = logging.getLogger(__name__)
 
@@ -239,10 +239,8 @@ def _version_bump(category: Category, *, since: date | None = None) -> None:
     correction of last week's event, the first visitor of each earlier date would wait a second for it, and
     count it against their allowance of new dates).
     """
-    current = Category.objects.filter(pk=category.pk).values("history_version")
     if since is not None:
-        kept = RankingSnapshot.objects.filter(category=category, history_version=Subquery(current), as_of__lt=since)
-        kept.update(history_version=F("history_version") + 1)
+        snapshots_kept_for_next_version(category=category, before=since)
     Category.objects.filter(pk=category.pk).update(history_version=F("history_version") + 1)
 
 

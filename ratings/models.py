@@ -1,10 +1,12 @@
 from django.conf import settings
 from django.contrib.postgres.indexes import OpClass
 from django.db import models
+from django.db.models import F
 from django.db.models.functions import Upper
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from lib.fields import BytewiseCharField
 from lib.indexes import PostgresOnlyGinIndex
 from players.search import FoldName
 
@@ -298,11 +300,11 @@ class CurrentRating(models.Model):
 
     category = _derived_reference(Category, db_index=False)
     participant = _derived_reference("players.Participant", db_index=False)
-    display_id = models.CharField(max_length=200, help_text="Membership number; for a team its members' numbers.")
+    display_id = BytewiseCharField(max_length=200, help_text="Membership number; for a team its members' numbers.")
     name = models.CharField(max_length=200)
-    country = models.CharField(max_length=2, blank=True)
-    continent = models.CharField(max_length=2, blank=True)
-    region = models.CharField(max_length=6, blank=True)
+    country = BytewiseCharField(max_length=2, blank=True)
+    continent = BytewiseCharField(max_length=2, blank=True)
+    region = BytewiseCharField(max_length=6, blank=True)
     rating = models.FloatField()
     matches = models.PositiveIntegerField(help_text="Rated matches; events for V:EKN.")
     ranked = models.BooleanField()
@@ -341,14 +343,15 @@ class CurrentRating(models.Model):
             # sorted whole on every page: page 2 in 0.3 ms instead of 12-40 ms at 40,000 ranked.
             models.Index(fields=["category", "ranked", "name", "display_id", "id"], name="current_world_by_name"),
             # The ranking pages' name search (ratings.selectors.rankings._search_condition): the words of a
-            # folded name (players.search), or the display id in any case. On PostgreSQL only (migrations
-            # 0010, 0018, 0020 and 0027); each category's partition has its own copy, which
-            # ratings.category_tables builds from this one's definition in the database.
-            PostgresOnlyGinIndex(
-                OpClass(FoldName("name"), name="gin_trgm_ops"),
-                OpClass(Upper("display_id"), name="gin_trgm_ops"),
-                name="current_search_trgm",
-            ),
+            # folded name (players.search). On PostgreSQL only (migrations 0010, 0018, 0020, 0027 and 0028);
+            # each category's partition has its own copy, which ratings.category_tables builds from this
+            # one's definition in the database.
+            PostgresOnlyGinIndex(OpClass(FoldName("name"), name="gin_trgm_ops"), name="current_search_trgm"),
+            # The same search by the start of a membership number, in any case: a range of this index (byte
+            # order, BytewiseCharField). In the trigram index beside the names it took as long to build as
+            # they did (0.26 s a list of 48,000 rows, against 0.03 s); a team list's search for a number
+            # anywhere in its id reads the list, as small as its teams are few.
+            models.Index(F("category"), Upper("display_id"), name="current_by_number_start"),
             # The ranks are indexed in CurrentRank: none of these holds them, so PostgreSQL rewrites
             # a row whose ranks moved in place, without a new entry in each index.
         ]
@@ -368,9 +371,9 @@ class CurrentRank(models.Model):
 
     category = _derived_reference(Category, db_index=False)
     participant = _derived_reference("players.Participant", db_index=False)
-    continent = models.CharField(max_length=2, blank=True)
-    country = models.CharField(max_length=2, blank=True)
-    region = models.CharField(max_length=6, blank=True)
+    continent = BytewiseCharField(max_length=2, blank=True)
+    country = BytewiseCharField(max_length=2, blank=True)
+    region = BytewiseCharField(max_length=6, blank=True)
     world_rank = models.PositiveIntegerField()
     # Empty where the participant has no place at that level (blank places are unranked there).
     continent_rank = models.PositiveIntegerField(null=True)
@@ -455,11 +458,11 @@ class SnapshotRating(models.Model):
         RankingSnapshot, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
     )
     participant = _derived_reference("players.Participant", db_index=False)
-    display_id = models.CharField(max_length=200)
+    display_id = BytewiseCharField(max_length=200)
     name = models.CharField(max_length=200)
-    country = models.CharField(max_length=2, blank=True)
-    continent = models.CharField(max_length=2, blank=True)
-    region = models.CharField(max_length=6, blank=True)
+    country = BytewiseCharField(max_length=2, blank=True)
+    continent = BytewiseCharField(max_length=2, blank=True)
+    region = BytewiseCharField(max_length=6, blank=True)
     rating = models.FloatField()
     matches = models.PositiveIntegerField()
     ranked = models.BooleanField()

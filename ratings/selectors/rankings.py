@@ -285,8 +285,9 @@ def _search(category: Category, text: str) -> tuple[Q, bool]:
 
 def _search_condition(category: Category, text: str) -> Q:
     """Every word of `text` in the name, in any order, ignoring case and accents (as the player search); or
-    the display id. A team's id is its members' numbers joined by "+": any member's number finds it.
-    On PostgreSQL both are answered by the list's trigram index (migrations 0020 and 0027)."""
+    the start of the display id. A team's id is its members' numbers joined by "+": any member's number finds
+    it. On PostgreSQL the names are answered by the list's trigram index, a number's start by a range of its
+    index on UPPER(display_id) (migration 0028); a team list, as small as its teams are few, is read through."""
     number = Q(display_id__icontains=text) if category.team_size > 1 else Q(display_id__istartswith=text)
     words = query_words(text)
     if not words:

@@ -52,7 +52,7 @@ VENDOR_ONLY = {
 
 # Indexes Django's state declares that one database lacks on purpose: (table, name). The trigram indexes
 # of the name searches, GIN on UPPER(...) or fold_name(...) gin_trgm_ops (players migrations 0002, 0004
-# and 0005, ratings 0010, 0018 and 0027), are lib.indexes.PostgresOnlyGinIndex: SQLite has neither GIN nor
+# and 0005, ratings 0010, 0018, 0027 and 0028), are lib.indexes.PostgresOnlyGinIndex: SQLite has neither GIN nor
 # pg_trgm, and Django writes nothing for them there, not even when it rebuilds the table.
 DECLARED_NOT_MADE = {
     "sqlite": {
@@ -300,3 +300,47 @@ def test_on_postgresql_each_partition_has_its_parents_indexes_and_its_own_on_pur
                     problems.append(f"{partition}: own indexes {sorted(own)}, expected {sorted(expected)}")
 
     assert not problems, "Partitions and their indexes differ from what is meant:\n" + "\n".join(problems)
+
+
+def column_collations(cursor, table: str) -> dict[str, str | None]:
+    """column -> its collation's name, None where it has the database's own."""
+    cursor.execute(
+        """
+        SELECT a.attname, c.collname FROM pg_attribute a
+        LEFT JOIN pg_collation c ON c.oid = a.attcollation AND c.collname <> 'default'
+        WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped
+        """,
+        [table],
+    )
+    return dict(cursor.fetchall())
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="collations are written on PostgreSQL only")
+def test_on_postgresql_codes_compare_byte_by_byte_in_every_lists_partition():
+    """The places and display ids of today's lists, their ranks and the past dates' lists are in byte order
+    (lib.fields.BytewiseCharField) in the partitions a recompute or a past date writes, not only in the
+    parent tables: each is made like its parent (category_tables.table_like). Names keep the database's
+    collation, which orders them as readers expect."""
+    from ratings.models import CurrentRank, CurrentRating
+
+    category = Category.objects.order_by("pk").first()
+    codes = {
+        CurrentRating: {"display_id", "country", "continent", "region"},
+        CurrentRank: {"country", "continent", "region"},
+        SnapshotRating: {"display_id", "country", "continent", "region"},
+    }
+    tables = {}
+    for model in (CurrentRating, CurrentRank):
+        staging = category_tables.staging_create(model, category.pk)
+        category_tables.staging_index(model, staging)
+        category_tables.staging_swap(model, category.pk, staging)
+        tables[model] = category_tables.partition_name(model, category.pk)
+    snapshot = ranking_snapshots(category=category, dates=[date(2020, 1, 31)])[date(2020, 1, 31)]
+    tables[SnapshotRating] = f"{SnapshotRating._meta.db_table}_s{snapshot}"
+    with connection.cursor() as cursor:
+        for model, table in tables.items():
+            collations = column_collations(cursor, table)
+            assert {column for column, name in collations.items() if name == "C"} == codes[model], table
+            if "name" in collations:
+                assert collations["name"] is None, table

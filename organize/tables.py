@@ -3,7 +3,6 @@
 from operator import attrgetter
 
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -11,8 +10,8 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from events.models import EventStatus
 from lib.tables import ONE_PASS_TEMPLATE, TABLE_TEMPLATE, Cell, OnePassTable, always, cell
-from players.formatting import change_class, format_name, signed
-from players.links import participant_entity
+from players.formatting import change_class, day, format_name, signed
+from players.links import participant_entity, url_maker
 from ratings.formatting import rating_shown
 
 STATUS_TAGS = {EventStatus.DRAFT: "tag tag-muted", EventStatus.SUBMITTED: "tag", EventStatus.RATED: "tag tag-yes"}
@@ -22,7 +21,7 @@ def status_tag(status: str, label: str):
     return format_html('<span class="{}">{}</span>', STATUS_TAGS.get(status, "tag"), label)
 
 
-class OrganizeEventTable(tables.Table):
+class OrganizeEventTable(OnePassTable):
     date = tables.DateColumn(
         "DATE_FORMAT", verbose_name=gettext_lazy("Date"), attrs=cell(gettext_lazy("Date"), "col-date")
     )
@@ -39,7 +38,8 @@ class OrganizeEventTable(tables.Table):
     organizer = tables.Column(verbose_name=gettext_lazy("Organizer"), attrs=cell(gettext_lazy("Organizer")))
 
     class Meta:
-        template_name = TABLE_TEMPLATE
+        # Cell by cell through django-tables2, a page of 50 events took 125 ms to draw (lib.tables).
+        template_name = ONE_PASS_TEMPLATE
         orderable = False
         attrs = {"class": "table event-table"}
         empty_text = gettext_lazy("No events yet: create one below.")
@@ -49,24 +49,35 @@ class OrganizeEventTable(tables.Table):
         self.anchor = "events"
         self.results_counts: dict[int, tuple[int, int]] = {}  # event id -> (matches, standings), for the page shown
 
-    def render_name(self, record):
-        return format_html('<a href="{}">{}</a>', reverse("organize:event", args=[record.pk]), record.name)
+    def cells(self) -> dict[str, Cell]:
+        event_url = url_maker("organize:event")
+        none_yet = _("none yet")
 
-    def render_format(self, record):
-        label = format_name(record.format)
-        return _("%(format)s (teams)") % {"format": label} if record.team_size > 1 else label
+        def name(event, _value):
+            return format_html('<a href="{}">{}</a>', event_url(event.pk), event.name)
 
-    def render_results(self, record):
-        matches, standings = self.results_counts.get(record.pk, (0, 0))
-        parts = []
-        if matches:
-            parts.append(ngettext("%(count)s match", "%(count)s matches", matches) % {"count": matches})
-        if standings:
-            parts.append(ngettext("%(count)s standing", "%(count)s standings", standings) % {"count": standings})
-        return ", ".join(parts) or _("none yet")
+        def format_shown(event, code):
+            label = format_name(code)
+            return _("%(format)s (teams)") % {"format": label} if event.team_size > 1 else label
 
-    def render_status(self, record):
-        return status_tag(record.status, record.get_status_display())
+        def results(event, _value):
+            matches, standings = self.results_counts.get(event.pk, (0, 0))
+            parts = []
+            if matches:
+                parts.append(ngettext("%(count)s match", "%(count)s matches", matches) % {"count": matches})
+            if standings:
+                parts.append(ngettext("%(count)s standing", "%(count)s standings", standings) % {"count": standings})
+            return ", ".join(parts) or none_yet
+
+        return {
+            "date": (attrgetter("date"), lambda _, value: day(value)),
+            "name": (attrgetter("name"), name),
+            "format": (attrgetter("format"), format_shown),
+            "player_count": (attrgetter("player_count"), lambda _, count: count),
+            "results": (always, results),
+            "status": (attrgetter("status"), lambda event, status: status_tag(status, event.get_status_display())),
+            "organizer": (attrgetter("organizer"), lambda _, organizer: organizer),
+        }
 
 
 def _participant_name(participant) -> str:

@@ -1,7 +1,7 @@
 """Codes compared byte by byte on PostgreSQL (lib.fields.BytewiseCharField): the places and display ids of
-today's lists, their ranks and the past dates' lists. Building a list's indexes on its places took twice as long
-in the database's collation; the rank windows sorted them in byte order already. Changing a column's collation
-rebuilds its indexes, not the table.
+today's lists, their ranks and the past dates' lists. A list's indexes on its places and numbers build 10-20 %
+faster in byte order; the rank windows sorted them so already. Changing a column's collation rebuilds its
+indexes, not the table.
 
 The membership number leaves the list's trigram index for a plain one on UPPER(display_id), which in byte order
 answers a search by a number's start (istartswith) from a range: in the trigram index the numbers took as long to

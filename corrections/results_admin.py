@@ -8,7 +8,7 @@ ratings app queues the recomputes.
 from django import forms
 from django.contrib import admin
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Prefetch, Q
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -271,13 +271,8 @@ class MatchAdmin(ResultRowsAdmin):
     list_filter = [EventFilter, RoundFilter, "elimination", MatchResultFilter]
     show_full_result_count = False  # a second count of every match on each filtered page
     paginator = EstimatedCountPaginator  # unfiltered, every match counted: 30-60 ms a page at a million
-    list_select_related = [
-        "event",
-        "participant1__player",
-        "participant1__team",
-        "participant2__player",
-        "participant2__team",
-    ]
+    # The event orders the list; the sides are named afterwards, for the page's rows only (get_queryset).
+    list_select_related = ["event"]
     search_fields = [
         "event__name",
         "event__code",
@@ -285,6 +280,17 @@ class MatchAdmin(ResultRowsAdmin):
         *_participant_search_fields("participant2"),
     ]
     autocomplete_fields = ["event", "participant1", "participant2"]
+
+    def get_queryset(self, request):
+        """Each side with its player or team read for the rows shown, two queries of a page's ids: joined to every
+        match a search finds, PostgreSQL looked all of them up before sorting them by date and keeping a page
+        (the largest event's 3,720 matches, 100 ms of a search for its code at a million matches)."""
+        sides = Participant.objects.select_related("player", "team")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(Prefetch("participant1", queryset=sides), Prefetch("participant2", queryset=sides))
+        )
 
     def get_search_results(self, request, queryset, search_term):
         """The admin's search (every word in an event's name or code or in a side's search_fields), each word's

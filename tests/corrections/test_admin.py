@@ -2,6 +2,7 @@
 
 import datetime
 import itertools
+import re
 
 import pytest
 from django.apps import apps
@@ -359,6 +360,21 @@ def test_the_match_changelist_query_count_does_not_grow_with_the_matches(admin_c
     many_rows, many_queries = queries()
     assert (few_rows, many_rows) == (3, 30)
     assert many_queries == few_queries
+
+
+def test_the_match_changelist_names_each_side_player_or_team(admin_client):
+    """The sides are read after the page's rows are chosen (MatchAdmin.get_queryset), each as what it is."""
+    event, team_event = an_event(), an_event("Team Open", team_size=3)
+    alice, bob = a_player("Alice Archer"), a_player("Bob Baker")
+    red, blue = a_team("Red Dragons"), a_team("Blue Herons")
+    a_match(event, alice.participant, bob.participant)
+    a_match(team_event, red.participant, blue.participant)
+
+    page = admin_client.get(url(Match, "changelist")).content.decode()
+
+    rows = re.findall(r"<tr>.*?</tr>", page, re.S)
+    assert any(str(alice) in row and str(bob) in row for row in rows)
+    assert any(str(red) in row and str(blue) in row for row in rows)
 
 
 def test_the_team_changelist_query_count_does_not_grow_with_the_teams(admin_client):

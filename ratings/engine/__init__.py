@@ -1,7 +1,7 @@
 """The rating engine: pure functions from results to ratings, with no knowledge of the ORM."""
 
 from ratings.engine.elo import START_RATING, band_k, elo_update, expected_score, provisional_rating
-from ratings.engine.ranking import competition_ranks, displayed
+from ratings.engine.ranking import competition_ranks, displayed, level_ranks
 from ratings.engine.rulesets import (
     DRAW,
     LOSS,
@@ -38,6 +38,7 @@ __all__ = [
     "displayed",
     "elo_update",
     "expected_score",
+    "level_ranks",
     "months_before",
     "provisional_rating",
     "rate_matches",

@@ -1,6 +1,6 @@
 """Ranks within a list (SPEC 4): equal ratings share a rank, the next rank skips (1, 2, 2, 4)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 
 def competition_ranks(ratings_descending: Sequence[float]) -> list[int]:
@@ -18,3 +18,30 @@ def displayed(rating: float, rounding: str) -> int:
     if rounding == "round":
         return int(rating + 0.5) if rating >= 0 else -int(-rating + 0.5)
     return int(rating)
+
+
+def level_ranks(rows: Iterable[tuple[float, Sequence[str]]]) -> Iterator[tuple[int | None, ...]]:
+    """Each row's rank in the world and in each of its places, for rows given best first: (rating, places) ->
+    (world rank, rank in the first place, ...). Competition ranks among the rows of the same place (as
+    competition_ranks); a blank place ranks nowhere (None). One pass, each place's count kept as it goes."""
+    world_count, world_rank, world_rating = 0, 0, None
+    counts: list[dict[str, list]] = []  # per level: place -> [rows seen, last rating, its rank]
+    for rating, places in rows:
+        world_count += 1
+        if rating != world_rating:
+            world_rank, world_rating = world_count, rating
+        ranks = [world_rank]
+        while len(counts) < len(places):
+            counts.append({})
+        for level, place in enumerate(places):
+            if not place:
+                ranks.append(None)
+                continue
+            seen = counts[level].get(place)
+            if seen is None:
+                seen = counts[level][place] = [0, None, 0]
+            seen[0] += 1
+            if rating != seen[1]:
+                seen[1], seen[2] = rating, seen[0]
+            ranks.append(seen[2])
+        yield tuple(ranks)

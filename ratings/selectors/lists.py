@@ -12,7 +12,7 @@ from lib.lookups import any_of
 from players import geography
 from players.models import Player, Team
 from players.selectors import suspended_participants
-from ratings.engine import competition_ranks, vekn_is_active, vekn_rating
+from ratings.engine import level_ranks, vekn_is_active, vekn_rating
 from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Ruleset
 
 
@@ -53,19 +53,14 @@ def rank_levels(rows: list[RankingRow]) -> None:
     """Give every ranked row its world, continent, country and region rank (SPEC 4: ties share a rank).
 
     A row is ranked at a level among the ranked rows of its place there; a
-    blank place ranks nowhere. The same rule in SQL is rank_sql, below: a
-    change to one is a change to both.
+    blank place ranks nowhere (ratings.engine.ranking.level_ranks, which
+    today's lists' recount uses too). The same rule in SQL is rank_sql, below:
+    a change to one is a change to both.
     """
     ranked = sorted((row for row in rows if row.ranked), key=lambda row: -row.rating)
-    for level in RANK_LEVELS:
-        groups: dict[str, list[RankingRow]] = {}
-        for row in ranked:
-            place = "" if level == "world" else getattr(row, level)
-            if place or level == "world":
-                groups.setdefault(place, []).append(row)
-        for members in groups.values():
-            for row, rank in zip(members, competition_ranks([row.rating for row in members]), strict=True):
-                setattr(row, f"{level}_rank", rank)
+    counted = level_ranks((row.rating, (row.continent, row.country, row.region)) for row in ranked)
+    for row, (world, continent, country, region) in zip(ranked, counted, strict=True):
+        row.world_rank, row.continent_rank, row.country_rank, row.region_rank = world, continent, country, region
 
 
 def place_grouping() -> str:

@@ -1,13 +1,13 @@
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db import router
+from django.db import connection, router
 from django.db.models.deletion import Collector, ProtectedError
 from django.urls import reverse
 from django.utils.html import format_html
 from django_countries.filters import CountryFilter
 
-from lib.admin_lists import QuickActionCheckbox
+from lib.admin_lists import EstimatedCountPaginator, QuickActionCheckbox
 from lib.tables import country_label
 from players import geography
 from players.models import Participant, Player, Team, team_member_key
@@ -46,6 +46,32 @@ class ParticipantEntityAdmin(QuickActionCheckbox, admin.ModelAdmin):
     def delete_queryset(self, request, queryset):
         for obj in queryset:
             participant_entity_delete(entity=obj)
+
+
+class UsedCountryFilter(CountryFilter):
+    """The countries some player lives in, found along the country index one country at a time (a recursive
+    query, about as many index reads as countries) instead of a DISTINCT over every player (20-30 ms at 100,000
+    players, growing with them)."""
+
+    def lookup_choices(self, changelist):
+        table = changelist.model._meta.db_table
+        column = changelist.model._meta.get_field(self.field_path).column
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                WITH RECURSIVE used(code) AS (
+                    SELECT MIN({column}) FROM {table}
+                    UNION ALL
+                    SELECT (SELECT MIN({column}) FROM {table} WHERE {column} > used.code)
+                    FROM used WHERE used.code IS NOT NULL
+                )
+                SELECT code FROM used WHERE code IS NOT NULL
+                """
+            )
+            codes = {code for (code,) in cursor.fetchall()}
+        for code, name in self.field.get_choices(include_blank=False):
+            if code in codes:
+                yield code, name
 
 
 class ContinentFilter(admin.SimpleListFilter):
@@ -131,8 +157,10 @@ class PlayerAdmin(ParticipantEntityAdmin):
     form = PlayerAdminForm
     list_display = ["membership_number", "name", "country_shown", "region_display", "continent"]
     list_display_links = ["membership_number", "name"]
-    list_filter = [("country", CountryFilter), ContinentFilter, HasRegionFilter]
+    list_filter = [("country", UsedCountryFilter), ContinentFilter, HasRegionFilter]
     search_fields = ["membership_number", "name"]
+    show_full_result_count = False  # a second count of every player on each filtered page
+    paginator = EstimatedCountPaginator  # unfiltered, every player counted on each page (lib.admin_lists)
     readonly_fields = ["participant"]
     fields = ["membership_number", "name", "country", "region", "participant"]
 

@@ -170,6 +170,15 @@ def test_it_filters_players_by_country_and_known_region(admin_client, one_row_of
     assert one_row_of_every_kind["alice"] not in listed(admin_client.get(changelist, {"has_region": "no"}))
 
 
+def test_the_country_filter_offers_the_countries_players_live_in_and_only_those(admin_client):
+    a_player(country="DE"), a_player(country="US"), a_player(country="US"), a_player(country="")
+    a_team()  # its members' countries are blank
+
+    page = admin_client.get(url(Player, "changelist")).content.decode()
+
+    assert set(re.findall(r'\?country=([A-Z]{2})"', page)) == {"DE", "US"}
+
+
 def test_adding_a_player_creates_its_participant(admin_client):
     data = {"membership_number": "4711", "name": "Carla Cruz", "country": "DE", "region": "de-by"}
     response = admin_client.post(url(Player, "add"), data)

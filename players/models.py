@@ -87,6 +87,9 @@ class Player(models.Model):
             # (migrations 0002, 0004 and 0005).
             trigram_search_index("name", "membership_number", name="player_search_trgm"),
             PostgresOnlyGinIndex(OpClass("name_folded", name="gin_trgm_ops"), name="player_name_folded_trgm"),
+            # The players in their order (Meta.ordering): the player list without a search and the admin's
+            # read their first page along it instead of sorting every player (32-40 ms at 100,000 players).
+            models.Index(fields=["name", "membership_number"], name="player_by_name"),
         ]
 
     def __str__(self):

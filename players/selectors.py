@@ -164,3 +164,23 @@ def player_suspension(*, player: Player, on) -> Suspension | None:
 def suspensions_recent(*, limit: int = 20) -> QuerySet[Suspension]:
     """The latest suspensions, newest first, with their players: the correction log lists them."""
     return Suspension.objects.select_related("player", "suspended_by").order_by("-recorded_at", "-pk")[:limit]
+
+
+def countries_lived_in() -> set[str]:
+    """The country codes some player has (blank left out), found along the country index one country at a time:
+    a recursive query of about as many index reads as countries, where a DISTINCT over every player took 20-30 ms
+    at 100,000 players and grows with them."""
+    table, column = Player._meta.db_table, Player._meta.get_field("country").column
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH RECURSIVE used(code) AS (
+                SELECT MIN({column}) FROM {table}
+                UNION ALL
+                SELECT (SELECT MIN({column}) FROM {table} WHERE {column} > used.code) FROM used
+                WHERE used.code IS NOT NULL
+            )
+            SELECT code FROM used WHERE code IS NOT NULL AND code <> ''
+            """
+        )
+        return {code for (code,) in cursor.fetchall()}

@@ -1,5 +1,6 @@
 """Ranks within a list (SPEC 4): equal ratings share a rank, the next rank skips (1, 2, 2, 4)."""
 
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 
 
@@ -25,14 +26,12 @@ def level_ranks(rows: Iterable[tuple[float, Sequence[str]]]) -> Iterator[tuple[i
     (world rank, rank in the first place, ...). Competition ranks among the rows of the same place (as
     competition_ranks); a blank place ranks nowhere (None). One pass, each place's count kept as it goes."""
     world_count, world_rank, world_rating = 0, 0, None
-    counts: list[dict[str, list]] = []  # per level: place -> [rows seen, last rating, its rank]
+    counts: defaultdict[int, dict[str, list]] = defaultdict(dict)  # level -> place -> [rows seen, last rating, rank]
     for rating, places in rows:
         world_count += 1
         if rating != world_rating:
             world_rank, world_rating = world_count, rating
         ranks = [world_rank]
-        while len(counts) < len(places):
-            counts.append({})
         for level, place in enumerate(places):
             if not place:
                 ranks.append(None)

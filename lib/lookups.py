@@ -1,8 +1,8 @@
-"""Lookups Django lacks."""
+"""Lookups and expressions Django lacks."""
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import F
+from django.db.models import F, Func
 from django.db.models.lookups import In
 
 
@@ -35,3 +35,17 @@ def sql_any_of(column: str, values: list) -> tuple[str, list]:
 def any_of(field: str, values) -> AnyOf:
     """A filter(): `field` is one of `values` (a list, set or tuple of plain values)."""
     return AnyOf(F(field), list(values))
+
+
+class Unindexed(Func):
+    """A text column's own value, in an expression no index matches: `order_by(Unindexed("name"))` sorts the
+    rows a filter found instead of walking an index in that order and filtering as it goes.
+
+    PostgreSQL reckons a walk along the order's index meets a LIMIT's rows as soon as if the rows it wants
+    were spread evenly through it. A search for a first name ("Sofía") finds players whose names all start
+    with other letters: walking the players in name order read 87,000 of them for a page of 50 (123 ms),
+    where the trigram index finds the 688 and sorting them takes 1.5 ms. Appending the empty string keeps
+    the value and its collation, so the order is the column's.
+    """
+
+    template = "(%(expressions)s || '')"

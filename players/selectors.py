@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.models import F, Q, QuerySet
 
 from lib.counting import CountKept
-from lib.lookups import any_of
+from lib.lookups import Unindexed, any_of
 from players.links import NamedParticipant
 from players.models import Participant, Player, Suspension, Team, team_label
 from players.search import query_words
@@ -41,7 +41,10 @@ def player_matches(*, query: str) -> PlayerMatches:
     named = Q()
     for word in words:
         named &= Q(name_folded__contains=word)
-    found = players.filter(named | Q(membership_number__istartswith=query))
+    # In name order, though not along the name's index (Unindexed): a page of a search's few players.
+    found = players.filter(named | Q(membership_number__istartswith=query)).order_by(
+        Unindexed("name"), "membership_number"
+    )
     if found.exists():
         return PlayerMatches(found, near=False)
     return PlayerMatches(_near(players, words), near=True)

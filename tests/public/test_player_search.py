@@ -57,6 +57,23 @@ def test_search_lists_players_page_by_page(client, tmp_path):
     assert "Searchable 000" not in text(second.content.decode())
 
 
+def test_search_lists_its_players_by_name_then_number(client, tmp_path):
+    bundle = Bundle(tmp_path)
+    for number, name in [("P3", "Zoe Sofia"), ("P1", "Sofia Alba"), ("P4", "Ana Sofia"), ("P2", "Sofia Alba")]:
+        bundle.add_player(number, name=name)
+    bundle.add_player("P5", name="Ana Sofa")  # not found: the search finds names holding every word
+    bundle_rated(bundle)
+
+    table = client.get("/players/?q=sofia").context["table"]
+
+    assert [(row.record.name, row.record.membership_number) for row in table.page.object_list] == [
+        ("Ana Sofia", "P4"),
+        ("Sofia Alba", "P1"),
+        ("Sofia Alba", "P2"),
+        ("Zoe Sofia", "P3"),
+    ]
+
+
 def test_search_shows_each_players_ratings_in_the_lists_order(client, ranked_default_bundle):
     first, *_ = Category.objects.order_by("position", "slug")
     Category.objects.filter(pk=first.pk).update(position=99)  # now last: the chips follow

@@ -70,8 +70,11 @@ def allocate_ids(model, count: int) -> list[int]:
     table, (pk,) = _quoted(model, [model._meta.pk.name])
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            # The sequence is looked up once, in FROM: as nextval's argument it was looked up for every id
+            # (100,000 ids: 0.65 s, against 0.12-0.19 s).
             cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                "SELECT nextval(sequence::regclass)"
+                " FROM pg_get_serial_sequence(%s, %s) AS sequence, generate_series(1, %s)",
                 [model._meta.db_table, model._meta.pk.column, count],
             )
             return [row[0] for row in cursor.fetchall()]

@@ -93,17 +93,34 @@ class MatchRows:
         self.refs = refs
         self.values = array("I")  # unsigned 4 bytes: lines (a bundle is under 4 GB), rounds, games, ref indexes
 
-    def append(self, line: int, round_number: int, ref1: str, ref2: str, games1, games2, draws, elimination) -> None:
+    def append(
+        self, line: int, round_number: int, ref1: str, ref2: str, games1, games2, draws, elimination
+    ) -> tuple[int, int]:
+        """Hold one match; returns the indexes of its two participants in the ref table (0: a bye's side 2)."""
         index_of = self.refs.index_of
-        self.values.extend((line, round_number, index_of(ref1), index_of(ref2), games1, games2, draws, elimination))
+        index1, index2 = index_of(ref1), index_of(ref2)
+        self.values.extend((line, round_number, index1, index2, games1, games2, draws, elimination))
+        return index1, index2
 
     def __len__(self) -> int:
         return len(self.values) // self.WIDTH
 
+    def packed(self) -> Iterator[tuple[int, ...]]:
+        """Each match as held, in file order: (line, round, ref1 index, ref2 index, games1, games2, draws,
+        elimination), the refs by their index in the ref table (0: a bye's missing side), elimination 0 or 1."""
+        values = iter(self.values)
+        return zip(*[values] * self.WIDTH, strict=True)
+
+    def rows_mapped(self, event_id: int, ids: list) -> Iterator[tuple]:
+        """Each match as a row of the match table, in file order: (event_id, round, participant1, participant2,
+        games1, games2, draws, elimination), a participant's id read from `ids` by its index in the ref table
+        (`ids[0]`: a bye's missing side). The writer maps each of a bundle's ids once, not once a match."""
+        for _line, rnd, ref1, ref2, games1, games2, draws, elimination in self.packed():
+            yield (event_id, rnd, ids[ref1], ids[ref2], games1, games2, draws, elimination == 1)
+
     def __iter__(self) -> Iterator[tuple]:
         refs = self.refs.refs
-        values = iter(self.values)
-        for line, rnd, ref1, ref2, games1, games2, draws, elimination in zip(*[values] * self.WIDTH, strict=True):
+        for line, rnd, ref1, ref2, games1, games2, draws, elimination in self.packed():
             yield (line, rnd, refs[ref1], refs[ref2], games1, games2, draws, elimination == 1)
 
 

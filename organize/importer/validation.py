@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from corrections.models import PlayerMerge
 from events.models import FinalPlacing
+from lib.lookups import any_of
 from organize.importer.errors import BundleError, Said
 from organize.importer.records import EventRecord, MatchRows, PlayerRecord, RefTable, TeamRecord, ValidBundle
 from organize.importer.rows import FileRows
@@ -214,51 +215,51 @@ class BundleValidator(DefinitionChecks):
         file = "matches.csv"
         by_event: dict[str, MatchRows] = {}
         refs = RefTable()
+        kept = refs.refs
+        identity = self.team_identity.get  # a team's id -> the first id with its members
+        # Lookups hoisted out of the loop, which runs once a match (a million times in a large bundle).
+        participant_ok = self._participant_ok
+        error = self.error
         for line, values in self.rows(file):
             code, round_text, ref1, ref2, games1_text, games2_text, draws_text, elimination_text = values
             event = events.get(code)
             ok = True
             if event is None:
-                self.error(file, line, "event_id", self.unknown_event(code))
+                error(file, line, "event_id", self.unknown_event(code))
                 ok = False
             round_number = parse_count(round_text, maximum=SMALL_INT_MAX)
             if not round_number:
-                self.error(
+                error(
                     file, line, "round", _("%(value)s is not a round number (1 or more)") % {"value": repr(round_text)}
                 )
                 ok = False
             bye = not ref2
             if not ref1:
-                self.error(
+                error(
                     file,
                     line,
                     "player1_id",
                     Said(_("player 1 is required (a bye leaves player2_id blank)"), "player1_required"),
                 )
                 ok = False
-            elif event and not self._participant_ok(file, line, "player1_id", ref1, event, players, teams):
+            elif event and not participant_ok(file, line, "player1_id", ref1, event, players, teams):
                 ok = False
-            if ref2 and event and not self._participant_ok(file, line, "player2_id", ref2, event, players, teams):
+            if ref2 and event and not participant_ok(file, line, "player2_id", ref2, event, players, teams):
                 ok = False
-            if ref1 and ref2 and self._identity(ref1) == self._identity(ref2):
-                self.error(file, line, "player2_id", _("%(player)s cannot play against themselves") % {"player": ref2})
+            if ref1 and ref2 and identity(ref1, ref1) == identity(ref2, ref2):
+                error(file, line, "player2_id", _("%(player)s cannot play against themselves") % {"player": ref2})
                 ok = False
-            scores = []
-            for column, text in (("player1_games", games1_text), ("player2_games", games2_text), ("draws", draws_text)):
-                number = parse_count(text, maximum=SMALL_INT_MAX) if text else (0 if bye or column == "draws" else None)
-                if number is None:
-                    self.error(
-                        file, line, column, _("%(value)s is not a number of games (0 or more)") % {"value": repr(text)}
-                    )
-                    ok = False
-                scores.append(number)
+            games1 = self._games(file, line, "player1_games", games1_text, 0 if bye else None)
+            games2 = self._games(file, line, "player2_games", games2_text, 0 if bye else None)
+            draws = self._games(file, line, "draws", draws_text, 0)
+            if games1 is None or games2 is None or draws is None:
+                ok = False
             if elimination_text not in ("", "0", "1"):
-                self.error(file, line, "elimination", _("%(value)s must be 0 or 1") % {"value": repr(elimination_text)})
+                error(file, line, "elimination", _("%(value)s must be 0 or 1") % {"value": repr(elimination_text)})
                 ok = False
             elimination = elimination_text == "1"
-            games1, games2, draws = scores
             if ok and elimination and not bye and games1 == games2:
-                self.error(
+                error(
                     file,
                     line,
                     "player2_games",
@@ -270,22 +271,30 @@ class BundleValidator(DefinitionChecks):
                 rows = by_event.get(code)
                 if rows is None:
                     rows = by_event[code] = MatchRows(refs)
-                rows.append(line, round_number, ref1, ref2, games1, games2, draws, elimination)
-                event.participants.add(refs.kept(ref1))
-                if ref2:
-                    event.participants.add(refs.kept(ref2))
+                index1, index2 = rows.append(line, round_number, ref1, ref2, games1, games2, draws, elimination)
+                event.participants.add(kept[index1])
+                if index2:
+                    event.participants.add(kept[index2])
+        same = [identity(ref, ref) for ref in kept]
         for code, rows in by_event.items():
-            self._seats_checked(file, code, rows)
+            self._seats_checked(file, code, rows, same)
         return by_event
 
-    def _seats_checked(self, file: str, code: str, rows: MatchRows) -> None:
+    def _games(self, file: str, line: int, column: str, text: str, blank: int | None) -> int | None:
+        """A number of games, `blank` when the cell is empty (None: one is required); a problem is an error."""
+        number = parse_count(text, maximum=SMALL_INT_MAX) if text else blank
+        if number is None:
+            self.error(file, line, column, _("%(value)s is not a number of games (0 or more)") % {"value": repr(text)})
+        return number
+
+    def _seats_checked(self, file: str, code: str, rows: MatchRows, same: list[str]) -> None:
         """Nobody plays twice in a round of the event. Checked event by event once the file is read, so
         that only one event's seats are held at a time, not every seat of the bundle (20 million at 10
-        million matches)."""
+        million matches). `same`: by ref index, who the ref is (a team: the first id with its members)."""
         seats: dict[tuple[int, str], int] = {}  # (round, participant) -> the line that seats them first
-        for line, round_number, ref1, ref2, *_games in rows:
-            one = self._identity(ref1)
-            for column, ref in (("player1_id", one), ("player2_id", self._identity(ref2))):
+        for line, round_number, index1, index2, *_games in rows.packed():
+            one = same[index1]
+            for column, ref in (("player1_id", one), ("player2_id", same[index2])):
                 if not ref or (column == "player2_id" and ref == one):
                     continue
                 first = seats.setdefault((round_number, ref), line)
@@ -395,7 +404,9 @@ class BundleValidator(DefinitionChecks):
         found = set()
         for start in range(0, len(wanted), LOOKUP_CHUNK):
             chunk = wanted[start : start + LOOKUP_CHUNK]
-            found.update(Player.objects.filter(membership_number__in=chunk).values_list("membership_number", flat=True))
+            found.update(
+                Player.objects.filter(any_of("membership_number", chunk)).values_list("membership_number", flat=True)
+            )
         for file, line, column, number in self.unlisted:
             if number not in found:
                 self.error(
@@ -421,7 +432,7 @@ class BundleValidator(DefinitionChecks):
         for start in range(0, len(wanted), LOOKUP_CHUNK):
             chunk = wanted[start : start + LOOKUP_CHUNK]
             kept.update(
-                PlayerMerge.objects.filter(merged_number__in=chunk).values_list(
+                PlayerMerge.objects.filter(any_of("merged_number", chunk)).values_list(
                     "merged_number", "kept__membership_number"
                 )
             )

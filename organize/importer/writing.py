@@ -18,6 +18,7 @@ from django_countries.fields import Country
 from events.models import Event, EventStatus, Match, Standing
 from events.services import kinds_merge
 from lib.bulk import allocate_ids, insert_rows, loaded_in_bulk, statistics_refresh
+from lib.lookups import any_of
 from organize.importer.records import ValidBundle
 from organize.importer.report import ImportReport
 from organize.importer.writing_results import ImportCorrections, MatchRow, ResultsWriting, lookup_chunks
@@ -51,7 +52,7 @@ def _players_numbered(numbers: set[str]):
     players = Player.objects.only("id", "participant_id", "membership_number", "name", "country", "region")
     if len(numbers) > WHOLE_TABLE_ABOVE:
         return (player for player in players.iterator(chunk_size=10_000) if player.membership_number in numbers)
-    return (player for chunk in lookup_chunks(numbers) for player in players.filter(membership_number__in=chunk))
+    return (player for chunk in lookup_chunks(numbers) for player in players.filter(any_of("membership_number", chunk)))
 
 
 class BundleWriter(ResultsWriting):
@@ -199,7 +200,7 @@ class BundleWriter(ResultsWriting):
         keys = {ref: team_member_key(record.members) for ref, record in self.bundle.teams.items()}
         existing: dict[str, Team] = {}
         for chunk in lookup_chunks(set(keys.values())):
-            existing.update((team.member_key, team) for team in Team.objects.filter(member_key__in=chunk))
+            existing.update((team.member_key, team) for team in Team.objects.filter(any_of("member_key", chunk)))
         ids: dict[str, int] = {}
         renamed, new = [], {}
         for ref, record in self.bundle.teams.items():
@@ -241,7 +242,7 @@ class BundleWriter(ResultsWriting):
         records = self.bundle.events
         existing: dict[str, Event] = {}
         for chunk in lookup_chunks(records):
-            existing.update((event.code, event) for event in Event.objects.filter(code__in=chunk))
+            existing.update((event.code, event) for event in Event.objects.filter(any_of("code", chunk)))
         result: dict[str, tuple[int, bool]] = {}
         changed_events, changed_fields = [], set()
         new = []

@@ -52,6 +52,14 @@ class ResultsWriting:
                 return None
             return team_ids[ref] if event_record.team_size > 1 else player_ids[ref][1]
 
+        # The participant id of each ref the matches name, by its index in their ref table: for team events and
+        # for the others (a team's id may be written like a membership number).
+        refs = next((rows.refs.refs for rows in self.bundle.matches.values()), [""])
+        match_ids = {
+            True: [team_ids.get(ref) for ref in refs],
+            False: [player_ids[ref][1] if ref in player_ids else None for ref in refs],
+        }
+
         # Results of stored events that the bundle adds (the diff finds them); those of new events are not
         # gathered but streamed into the COPY below: at ten million matches a list of them took 1.6 GB.
         new_matches, new_standings = [], []
@@ -68,7 +76,7 @@ class ResultsWriting:
             if not existed:
                 new_events.append((event_id, record, code))
                 continue
-            matches = list(self._match_rows(participant, event_id, record, code))
+            matches = list(self._match_rows(match_ids, event_id, record, code))
             standings = list(self._standing_rows(participant, event_id, record, code))
             changed = self._diff_matches(
                 matches,
@@ -113,7 +121,7 @@ class ResultsWriting:
             insert_rows(
                 Match,
                 ["event", "round", "participant1", "participant2", "games1", "games2", "draws", "elimination"],
-                chain(new_matches, *(self._match_rows(participant, *event) for event in new_events)),
+                chain(new_matches, *(self._match_rows(match_ids, *event) for event in new_events)),
             )
         with loaded_in_bulk(Standing, rows=standings_added):
             insert_rows(
@@ -124,10 +132,10 @@ class ResultsWriting:
         if self._corrected:
             self._record_corrections(events, rated_organizers)
 
-    def _match_rows(self, participant, event_id: int, record, code: str):
-        """The event's matches as rows of the match table, one at a time (`participant(record, ref)`: the id)."""
-        for _, rnd, ref1, ref2, g1, g2, draws, elim in self.bundle.matches.get(code, ()):
-            yield (event_id, rnd, participant(record, ref1), participant(record, ref2), g1, g2, draws, elim)
+    def _match_rows(self, match_ids: dict[bool, list], event_id: int, record, code: str):
+        """The event's matches as rows of the match table, one at a time (`match_ids`: write_results')."""
+        rows = self.bundle.matches.get(code)
+        return rows.rows_mapped(event_id, match_ids[record.team_size > 1]) if rows else iter(())
 
     def _standing_rows(self, participant, event_id: int, record, code: str):
         for _, ref, rank, vp, gw, final in self.bundle.standings.get(code, ()):

@@ -41,3 +41,17 @@ def test_a_participant_s_id_is_kept_once_however_many_rows_name_it():
 
     assert table.kept(first) is table.kept(again) is first
     assert table.index_of("") == 0  # a bye's player 2
+
+
+@given(st.lists(matches, max_size=30), st.integers(min_value=1, max_value=10**9))
+def test_matches_map_to_rows_of_the_match_table_with_each_participant_s_id(rows, event_id):
+    table = RefTable()
+    held = MatchRows(table)
+    for row in rows:
+        held.append(*row)
+    ids = [None, *(f"id of {ref}" for ref in table.refs[1:])]  # index 0: a bye has no second participant
+
+    assert list(held.rows_mapped(event_id, ids)) == [
+        (event_id, rnd, f"id of {ref1}", f"id of {ref2}" if ref2 else None, g1, g2, draws, elimination)
+        for _line, rnd, ref1, ref2, g1, g2, draws, elimination in rows
+    ]

@@ -426,6 +426,8 @@ class BundleValidator(DefinitionChecks):
     def merged_numbers(self, players: dict[str, PlayerRecord]) -> None:
         """A number given up in a merge (corrections.models.PlayerMerge) is the kept number's person: results
         under it would go to a hidden record, so each use of it is refused with the number to write instead."""
+        if not PlayerMerge.objects.exists():  # no number was ever given up: nothing to look up
+            return
         uses = [("players.csv", record.line, "id", number) for number, record in players.items()] + self.unlisted
         wanted = sorted({number for *_, number in uses})
         kept = {}

@@ -71,6 +71,28 @@ def test_a_load_that_fails_its_key_check_saves_nothing_and_keeps_every_index(sma
     assert indexes_and_keys() == before
 
 
+def test_a_load_that_seats_a_player_twice_in_a_round_fails_at_its_end_and_keeps_every_key(
+    small_loads_are_large, tmp_path
+):
+    results_import(source=Bundle(tmp_path).write())
+    Match.objects.all().delete()
+    before = indexes_and_keys()
+    assert any("UNIQUE (event_id, round, participant1_id)" in row[2] for row in before)
+    event = Event.objects.first()
+    one, other, third = Player.objects.values_list("participant_id", flat=True)[:3]
+    rows = [(event.pk, 1, one, other, 2, 0, 0, False), (event.pk, 1, one, third, 2, 1, 0, False)]
+
+    during = None
+    with pytest.raises(IntegrityError), transaction.atomic(), loaded_in_bulk(Match, rows=len(rows)):
+        insert_rows(Match, MATCH_FIELDS, rows)  # the seat keys are dropped meanwhile: the rows go in
+        during = indexes_and_keys()
+
+    assert during is not None
+    assert not any(row[0] == "events_match" and "UNIQUE (" in row[2] for row in during)
+    assert Match.objects.count() == 0
+    assert indexes_and_keys() == before
+
+
 def test_a_load_smaller_than_the_table_keeps_the_indexes_while_it_runs(small_loads_are_large, tmp_path):
     results_import(source=Bundle(tmp_path).write())
     stored = Match.objects.count()

@@ -118,7 +118,8 @@ def match_result(games1: int, games2: int, *, bye: bool = False) -> MatchResult:
 
 
 class Match(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="matches")
+    # No index of its own: the seat keys below start with the event and answer its lookups.
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="matches", db_index=False)
     round = models.PositiveSmallIntegerField()
     participant1 = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="+")
     participant2 = models.ForeignKey(
@@ -177,7 +178,8 @@ class FinalPlacing(models.TextChoices):
 
 
 class Standing(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
+    # No index of its own: standing_one_per_participant starts with the event and answers its lookups.
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings", db_index=False)
     participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="standings")
     rank = models.PositiveIntegerField()
     vp = models.DecimalField(_("victory points"), max_digits=6, decimal_places=1, default=0)

@@ -13,6 +13,7 @@ writing_results; the report is report.ImportReport.
 from datetime import date
 from itertools import count
 
+from django.utils import timezone
 from django_countries.fields import Country
 
 from events.models import Event, EventStatus, Match, Standing
@@ -250,7 +251,7 @@ class BundleWriter(ResultsWriting):
             values = self._event_values(record)
             event = existing.get(code)
             if event is None:
-                new.append(Event(code=code, organizer=self.organizer, status=EventStatus.SUBMITTED, **values))
+                new.append((code, values))
                 self.touched_events.append((record.format, record.team_size, record.date))
                 continue
             result[code] = (event.pk, True)
@@ -268,12 +269,21 @@ class BundleWriter(ResultsWriting):
         tally.created += len(new)
         tally.updated += len(changed_events)
         if self.dry_run:
-            for event in new:
-                result[event.code] = (next(self._placeholder_ids), False)
+            for code, _values in new:
+                result[code] = (next(self._placeholder_ids), False)
         else:
-            # Created in file order, so ids follow the order the events were recorded in.
-            for event in Event.objects.bulk_create(new):
-                result[event.code] = (event.pk, False)
+            # Ids in file order, so that they follow the order the events were recorded in.
+            ids = allocate_ids(Event, len(new))
+            stored_as = (getattr(self.organizer, "pk", None), EventStatus.SUBMITTED, timezone.now())
+            insert_rows(
+                Event,
+                ["id", "code", *EVENT_FIELDS, "organizer", "status", "created_at"],
+                (
+                    (pk, code, *(values[name] for name in EVENT_FIELDS), *stored_as)
+                    for pk, (code, values) in zip(ids, new, strict=True)
+                ),
+            )
+            result.update((code, (pk, False)) for pk, (code, _values) in zip(ids, new, strict=True))
             if changed_events:
                 Event.objects.bulk_update(changed_events, sorted(changed_fields))
         return result

@@ -218,14 +218,24 @@ class BundleWriter(ResultsWriting):
                 new[key] = record
         participant_ids = dict(zip(new, self._new_participants(Participant.Kind.TEAM, len(new)), strict=True))
         if not self.dry_run and new:
-            teams = Team.objects.bulk_create(
-                Team(participant_id=participant_ids[key], name=record.name, member_key=key)
-                for key, record in new.items()
+            # By COPY, with ids reserved: a large bundle's thousands of teams and their members.
+            team_ids = allocate_ids(Team, len(new))
+            insert_rows(
+                Team,
+                ["id", "participant", "name", "member_key"],
+                (
+                    (pk, participant_ids[key], record.name, key)
+                    for pk, (key, record) in zip(team_ids, new.items(), strict=True)
+                ),
             )
-            Team.members.through.objects.bulk_create(
-                Team.members.through(team_id=team.pk, player_id=player_ids[member][0])
-                for team, record in zip(teams, new.values(), strict=True)
-                for member in record.members
+            insert_rows(
+                Team.members.through,
+                ["team", "player"],
+                (
+                    (pk, player_ids[member][0])
+                    for pk, record in zip(team_ids, new.values(), strict=True)
+                    for member in record.members
+                ),
             )
         if not self.dry_run:
             Team.objects.bulk_update(renamed, ["name"])

@@ -13,6 +13,7 @@ writing_results; the report is report.ImportReport.
 from datetime import date
 from itertools import count
 
+from django.db import connection
 from django.utils import timezone
 from django_countries.fields import Country
 
@@ -284,7 +285,9 @@ class BundleWriter(ResultsWriting):
         else:
             # Ids in file order, so that they follow the order the events were recorded in.
             ids = allocate_ids(Event, len(new))
-            stored_as = (getattr(self.organizer, "pk", None), EventStatus.SUBMITTED, timezone.now())
+            # The time as the field stores it (SQLite: UTC text without an offset, as the ORM writes it).
+            created_at = Event._meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
+            stored_as = (getattr(self.organizer, "pk", None), EventStatus.SUBMITTED, created_at)
             insert_rows(
                 Event,
                 ["id", "code", *EVENT_FIELDS, "organizer", "status", "created_at"],

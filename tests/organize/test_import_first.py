@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
 from organize.importer import results_import
@@ -140,6 +141,17 @@ def test_events_get_increasing_ids_in_file_order_not_date_order(bundle):
     run(bundle)
 
     assert list(Event.objects.order_by("id").values_list("code", flat=True)) == ["E1", "E2", "E3", "E4"]
+
+
+def test_an_imported_event_is_submitted_and_found_by_its_creation_time(bundle):
+    started = timezone.now()
+
+    run(bundle)
+
+    event = Event.objects.get(code="E1")
+    assert event.status == EventStatus.SUBMITTED
+    assert started <= event.created_at <= timezone.now()
+    assert Event.objects.filter(code="E1", created_at=event.created_at).exists()  # stored as the ORM stores times
 
 
 def test_format_structure_level_and_country_are_read_in_any_case(bundle):

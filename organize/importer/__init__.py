@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from lib.timing import Phases
 from organize.importer.errors import ERRORS_AT_MOST, BundleError, BundleInvalid, ErrorLog, TooManyErrors
 from organize.importer.reading import bundle_read
 from organize.importer.report import ImportReport
@@ -25,17 +26,20 @@ def results_import(
     `corrected_by` (default: each event's organizer) for `reason` (default:
     the re-import of the bundle).
     """
+    phases = Phases()
     corrections = ImportCorrections(reason=reason or f"re-import of {Path(source).name}", by=corrected_by)
     tables, errors = bundle_read(Path(source))
+    phases.lap("files opened")
     if errors:  # a file missing or unreadable: checking rows against it would only add noise
         raise BundleInvalid(errors)
     # A bundle of junk stops being checked after ERRORS_AT_MOST problems: their memory is bounded too.
     errors = ErrorLog(ERRORS_AT_MOST)
     with transaction.atomic():
         try:
-            bundle = BundleValidator(tables, errors).validate()
+            bundle = BundleValidator(tables, errors, phases=phases).validate()
         except TooManyErrors:
             raise BundleInvalid([*errors, errors.stopped_note()]) from None
         if errors:
             raise BundleInvalid(errors)
-        return BundleWriter(bundle, dry_run=dry_run, organizer=organizer, corrections=corrections).write()
+        writer = BundleWriter(bundle, dry_run=dry_run, organizer=organizer, corrections=corrections, phases=phases)
+        return writer.write()

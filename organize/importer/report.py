@@ -3,6 +3,8 @@
 from dataclasses import dataclass, field
 from datetime import date
 
+from lib.timing import Phases
+
 
 @dataclass
 class Tally:
@@ -53,6 +55,7 @@ class ImportReport:
     # (format, team size) -> the earliest date whose results the import changes (events.signals.results_changed).
     kinds: dict[tuple[str, int], date] = field(default_factory=dict)
     corrections: CorrectionTally = field(default_factory=CorrectionTally)
+    phases: Phases = field(default_factory=Phases)  # where the time went (import_results -v 2 shows it)
 
     @property
     def changed(self) -> bool:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from corrections.models import PlayerMerge
 from events.models import FinalPlacing
 from lib.lookups import any_of
+from lib.timing import Phases
 from organize.importer.errors import BundleError, Said
 from organize.importer.records import EventRecord, MatchRows, PlayerRecord, RefTable, TeamRecord, ValidBundle
 from organize.importer.rows import FileRows
@@ -27,8 +28,16 @@ LOOKUP_CHUNK = 5000
 
 
 class BundleValidator(DefinitionChecks):
-    def __init__(self, tables: dict[str, FileRows], errors: list[BundleError], *, only_event: str | None = None):
+    def __init__(
+        self,
+        tables: dict[str, FileRows],
+        errors: list[BundleError],
+        *,
+        only_event: str | None = None,
+        phases: Phases | None = None,
+    ):
         self.tables = tables
+        self.phases = phases or Phases()  # where the checks' time goes, file by file
         self.errors = errors
         self.only_event = only_event  # the one event the results are for (None: the events of events.csv)
         # (file, line, column, number) of players named but not listed in players.csv
@@ -53,16 +62,20 @@ class BundleValidator(DefinitionChecks):
         return table.rows(self.errors) if table else iter(())
 
     def validate(self) -> ValidBundle:
+        lap = self.phases.lap
         categories = self.categories()
         rated_formats = self.rated_formats(categories)
         players = self.players()
         teams = self.teams(players)
+        lap("players and teams checked")
         events = self.events(rated_formats)
         matches = self.matches(events, players, teams)
+        lap("events and matches checked")
         standings = self.standings(events, players, teams)
         registered = self.registered_players()
         self.merged_numbers(players)
         self.event_totals(events, matches, standings)
+        lap("standings and numbers checked")
         return ValidBundle(categories, players, teams, events, matches, standings, registered)
 
     def validate_event(self, event: EventRecord, new_players: Iterable[PlayerRecord] = ()) -> ValidBundle:

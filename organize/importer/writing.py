@@ -21,6 +21,7 @@ from events.models import Event, EventStatus, Match, Standing
 from events.services import kinds_merge
 from lib.bulk import allocate_ids, insert_rows, loaded_in_bulk, statistics_refresh
 from lib.lookups import any_of
+from lib.timing import Phases
 from organize.importer.records import ValidBundle
 from organize.importer.report import ImportReport
 from organize.importer.writing_results import ImportCorrections, MatchRow, ResultsWriting, lookup_chunks
@@ -74,8 +75,10 @@ class BundleWriter(ResultsWriting):
         organizer=None,
         corrections: ImportCorrections | None = None,
         new_players_public: bool = True,
+        phases: Phases | None = None,
     ):
         self.bundle = bundle
+        self.phases = phases or Phases()  # where the writes' time goes, table by table
         self.new_players_public = new_players_public
         self.dry_run = dry_run
         self.organizer = organizer
@@ -87,15 +90,21 @@ class BundleWriter(ResultsWriting):
         self.redefined_categories: set[str] = set()  # recomputed whole
 
     def write(self) -> ImportReport:
+        lap = self.phases.lap
         self.write_categories()
         player_ids = self.write_players()
+        lap("players written")
         team_ids = self.write_teams(player_ids)
         events = self.write_events()
+        lap("teams and events written")
         self.write_results(events, player_ids, team_ids)
+        lap("matches and standings written")
         if not self.dry_run:
             statistics_refresh(self._bulk_written())
+            lap("statistics taken")
         self.report.affected = self.affected_categories()
         self.report.kinds = self.changed_kinds()
+        self.report.phases = self.phases
         return self.report
 
     def _bulk_written(self) -> dict:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from events.models import Event, EventStatus, Match, Standing
 from lib.bulk import insert_rows, statistics_refresh
+from lib.timing import Phases
 from players.selectors import suspended_participants
 from ratings import category_tables
 from ratings.engine import ParticipantState, ruleset_for, vekn_event_points
@@ -53,23 +54,6 @@ ENTRY_FIELDS = [
     "category", "seq", "match", "event", "event_date", "round", "participant", "opponent", "rating_before",
     "rating_after", "opponent_rating", "expected", "score", "k", "k_reason", "matches", "provisional",
 ]  # fmt: skip
-
-
-@dataclass
-class Phases:
-    """Where a recompute's time went: seconds per named step, in the order they first ended (`-v 2` shows them)."""
-
-    seconds: dict[str, float] = field(default_factory=dict)
-    last: float = field(default_factory=time.monotonic)
-
-    def lap(self, name: str) -> None:
-        """The time since the last lap (or the start) was spent on `name`."""
-        now = time.monotonic()
-        self.seconds[name] = self.seconds.get(name, 0.0) + now - self.last
-        self.last = now
-
-    def __str__(self) -> str:
-        return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in self.seconds.items())
 
 
 @dataclass

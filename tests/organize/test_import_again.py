@@ -313,6 +313,25 @@ def test_the_command_imports_and_prints_the_report(bundle):
     ]
 
 
+def test_the_command_says_where_the_time_went_when_asked(bundle):
+    out = io.StringIO()
+
+    call_command("import_results", str(bundle.write()), "--no-recompute", "-v", "2", stdout=out)
+
+    (line,) = [line for line in out.getvalue().splitlines() if line.startswith("  where the time went: ")]
+    steps = re.findall(r"([a-z ]+) ([0-9]+\.[0-9]{2}) s", line.removeprefix("  where the time went: "))
+    assert [step.strip() for step, _ in steps] == [
+        "files opened",
+        "players and teams checked",
+        "events and matches checked",
+        "standings and numbers checked",
+        "players written",
+        "teams and events written",
+        "matches and standings written",
+        "statistics taken",
+    ]
+
+
 def test_the_command_says_when_nothing_changed(bundle):
     path = str(bundle.write())
     call_command("import_results", path, stdout=io.StringIO())

@@ -41,7 +41,8 @@ class Command(BaseCommand):
         call_command("migrate", "ratings", "0001", verbosity=0)
         call_command("migrate", verbosity=0)
 
-        _, peak, output = benchmark.run_measured("import_results", str(directory), "--no-recompute")
+        # -v 2: the import says where its time went, step by step.
+        _, peak, output = benchmark.run_measured("import_results", str(directory), "--no-recompute", "-v", "2")
         seconds = benchmark.reported_seconds(output)
         self.stdout.write(output.strip())
         if one_list:

@@ -46,6 +46,8 @@ class Command(BaseCommand):
                 self.stderr.write(str(error))
             raise CommandError(f"{len(invalid.errors)} error(s); nothing was saved.") from None
         self.stdout.write(str(report))
+        if options["verbosity"] >= 2:
+            self.stdout.write(f"  where the time went: {report.phases}")
         self.stdout.write(f"Checked{'' if dry_run else ' and saved'} in {time.monotonic() - started:.2f} s.")
         if dry_run or not report.affected:
             return

@@ -19,7 +19,7 @@ from organize.importer.errors import BundleError, Said
 from organize.importer.records import EventRecord, MatchRows, PlayerRecord, RefTable, TeamRecord, ValidBundle
 from organize.importer.rows import FileRows
 from organize.importer.validation_definitions import DefinitionChecks
-from organize.importer.values import HALF_POINTS, MEMBERSHIP_NUMBER, SMALL_INT_MAX, parse_count
+from organize.importer.values import HALF_POINTS, MEMBERSHIP_NUMBER, SMALL_COUNTS, SMALL_INT_MAX, parse_count
 from players import geography
 from players.models import Player
 from players.names import name_problem
@@ -233,6 +233,7 @@ class BundleValidator(DefinitionChecks):
         # Lookups hoisted out of the loop, which runs once a match (a million times in a large bundle).
         participant_ok = self._participant_ok
         error = self.error
+        small = SMALL_COUNTS.get  # most counts in a bundle: a dictionary's answer before parse_count's checks
         for line, values in self.rows(file):
             code, round_text, ref1, ref2, games1_text, games2_text, draws_text, elimination_text = values
             event = events.get(code)
@@ -240,13 +241,16 @@ class BundleValidator(DefinitionChecks):
             if event is None:
                 error(file, line, "event_id", self.unknown_event(code))
                 ok = False
-            round_number = parse_count(round_text, maximum=SMALL_INT_MAX)
+            round_number = small(round_text) or parse_count(round_text, maximum=SMALL_INT_MAX)
             if not round_number:
                 error(
                     file, line, "round", _("%(value)s is not a round number (1 or more)") % {"value": repr(round_text)}
                 )
                 ok = False
             bye = not ref2
+            # Whom the event's matches name: a listed player or team is answered by one lookup (most are);
+            # participant_ok says what else is.
+            known = None if event is None else teams if event.team_size > 1 else players
             if not ref1:
                 error(
                     file,
@@ -255,16 +259,31 @@ class BundleValidator(DefinitionChecks):
                     Said(_("player 1 is required (a bye leaves player2_id blank)"), "player1_required"),
                 )
                 ok = False
-            elif event and not participant_ok(file, line, "player1_id", ref1, event, players, teams):
+            elif (
+                known is not None
+                and ref1 not in known
+                and not participant_ok(file, line, "player1_id", ref1, event, players, teams)
+            ):
                 ok = False
-            if ref2 and event and not participant_ok(file, line, "player2_id", ref2, event, players, teams):
+            if (
+                ref2
+                and known is not None
+                and ref2 not in known
+                and not participant_ok(file, line, "player2_id", ref2, event, players, teams)
+            ):
                 ok = False
             if ref1 and ref2 and identity(ref1, ref1) == identity(ref2, ref2):
                 error(file, line, "player2_id", _("%(player)s cannot play against themselves") % {"player": ref2})
                 ok = False
-            games1 = self._games(file, line, "player1_games", games1_text, 0 if bye else None)
-            games2 = self._games(file, line, "player2_games", games2_text, 0 if bye else None)
-            draws = self._games(file, line, "draws", draws_text, 0)
+            games1 = small(games1_text)
+            if games1 is None:
+                games1 = self._games(file, line, "player1_games", games1_text, 0 if bye else None)
+            games2 = small(games2_text)
+            if games2 is None:
+                games2 = self._games(file, line, "player2_games", games2_text, 0 if bye else None)
+            draws = small(draws_text)
+            if draws is None:
+                draws = self._games(file, line, "draws", draws_text, 0)
             if games1 is None or games2 is None or draws is None:
                 ok = False
             if elimination_text not in ("", "0", "1"):
@@ -306,25 +325,26 @@ class BundleValidator(DefinitionChecks):
         million matches). `same`: by ref index, who the ref is (a team: the first id with its members)."""
         seats: dict[tuple[int, str], int] = {}  # (round, participant) -> the line that seats them first
         for line, round_number, index1, index2, *_games in rows.packed():
-            one = same[index1]
-            for column, ref in (("player1_id", one), ("player2_id", same[index2])):
-                if not ref or (column == "player2_id" and ref == one):
-                    continue
-                first = seats.setdefault((round_number, ref), line)
-                if first != line:
-                    self.error(
-                        file,
-                        line,
-                        column,
-                        Said(
-                            _("%(ref)s already plays in round %(round)s of event %(event)s (line %(line)s)")
-                            % {"ref": ref, "round": round_number, "event": code, "line": first},
-                            "plays_twice",
-                            ref=ref,
-                            round=round_number,
-                            line=first,
-                        ),
-                    )
+            one, two = same[index1], same[index2]
+            if one and (first := seats.setdefault((round_number, one), line)) != line:
+                self._plays_twice(file, line, "player1_id", one, round_number, code, first)
+            if two and two != one and (first := seats.setdefault((round_number, two), line)) != line:
+                self._plays_twice(file, line, "player2_id", two, round_number, code, first)
+
+    def _plays_twice(self, file: str, line: int, column: str, ref: str, round_number: int, code: str, first: int):
+        self.error(
+            file,
+            line,
+            column,
+            Said(
+                _("%(ref)s already plays in round %(round)s of event %(event)s (line %(line)s)")
+                % {"ref": ref, "round": round_number, "event": code, "line": first},
+                "plays_twice",
+                ref=ref,
+                round=round_number,
+                line=first,
+            ),
+        )
 
     def standings(self, events, players, teams):
         file = "standings.csv"

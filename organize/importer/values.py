@@ -11,12 +11,13 @@ HALF_POINTS = re.compile(r"[0-9]{1,5}(\.[0-9]+)?")
 SMALL_INT_MAX = 32767
 
 
-_SMALL_COUNTS = {str(number): number for number in range(1000)}
+# The counts 0-999 as written with ASCII digits: what parse_count reads most, answered by one lookup.
+SMALL_COUNTS = {str(number): number for number in range(1000)}
 
 
 def parse_count(value: str, *, maximum: int = 2**31 - 1) -> int | None:
     """A non-negative whole number written with ASCII digits, or None."""
-    small = _SMALL_COUNTS.get(value)
+    small = SMALL_COUNTS.get(value)
     if small is not None:
         return small
     if value.isascii() and value.isdigit() and len(value) <= 10:

@@ -229,13 +229,13 @@ class BundleWriter(ResultsWriting):
         participant_ids = dict(zip(new, self._new_participants(Participant.Kind.TEAM, len(new)), strict=True))
         if not self.dry_run and new:
             # By COPY, with ids reserved: a large bundle's thousands of teams and their members.
-            team_ids = allocate_ids(Team, len(new))
+            team_pks = allocate_ids(Team, len(new))
             insert_rows(
                 Team,
                 ["id", "participant", "name", "member_key"],
                 (
                     (pk, participant_ids[key], record.name, key)
-                    for pk, (key, record) in zip(team_ids, new.items(), strict=True)
+                    for pk, (key, record) in zip(team_pks, new.items(), strict=True)
                 ),
             )
             insert_rows(
@@ -243,7 +243,7 @@ class BundleWriter(ResultsWriting):
                 ["team", "player"],
                 (
                     (pk, player_ids[member][0])
-                    for pk, record in zip(team_ids, new.values(), strict=True)
+                    for pk, record in zip(team_pks, new.values(), strict=True)
                     for member in record.members
                 ),
             )

@@ -177,8 +177,11 @@ class MatchRow(NamedTuple):
         return self.participant2_id is None
 
 
-def event_matches(*, event: Event, round: int | None = None) -> list[MatchRow]:
-    """The event's matches in round order, their sides by id only.
+def event_matches(
+    *, event: Event, round: int | None = None, offset: int = 0, limit: int | None = None
+) -> list[MatchRow]:
+    """The event's matches in round order (in a round, as they were listed), their sides by id only; `limit`
+    matches from the `offset`-th on, or all.
 
     A big round's 450 matches joined with their 900 participants and players
     cost 40 ms: the page names the sides from participant_names, most of
@@ -188,7 +191,12 @@ def event_matches(*, event: Event, round: int | None = None) -> list[MatchRow]:
     matches = Match.objects.filter(event=event)
     if round is not None:
         matches = matches.filter(round=round)
-    return [MatchRow(*row) for row in matches.order_by("round", "id").values_list(*MatchRow._fields)]
+    rows = matches.order_by("round", "id").values_list(*MatchRow._fields)
+    if limit is not None:
+        rows = rows[offset : offset + limit]
+    elif offset:
+        rows = rows[offset:]
+    return [MatchRow(*row) for row in rows]
 
 
 def event_standings(*, event: Event) -> list[Standing]:

@@ -1,8 +1,11 @@
 """The event list and event pages."""
 
+from dataclasses import dataclass
+
+from django.core.paginator import Page, Paginator
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from corrections.selectors import match_corrections
 from events import selectors
@@ -18,8 +21,10 @@ from ratings.selectors import events as event_ratings
 
 EVENTS_PER_PAGE = 50
 PARTICIPANTS_PER_PAGE = 100
-# Events with more matches than this show their matches one round at a time.
+# Events with more matches than this show their matches one round at a time,
 ALL_ROUNDS_UP_TO = 300
+# and a round with more than this a page of its matches at a time (a 900-player event's round has 450).
+MATCHES_PER_PAGE = 100
 
 # A V:EKN level inside a sentence ("(12 players, national championship)"): lower case in English, not in German.
 LEVEL_IN_SENTENCE = {
@@ -60,7 +65,13 @@ def event_detail(request, event_id):
     computed = [] if standings else selectors.event_computed_standings(event=event)
 
     change_tables = [(each.category, _change_table(request, each, teams=event.team_size > 1)) for each in changes]
-    matches = selectors.event_matches(event=event, round=one_round)
+    pager = _matches_pager(request, rounds, one_round)
+    if pager:
+        matches = selectors.event_matches(
+            event=event, round=one_round, offset=pager.page.start_index() - 1, limit=MATCHES_PER_PAGE
+        )
+    else:
+        matches = selectors.event_matches(event=event, round=one_round)
     # The sides are named from the rating changes' participants, read already; only the others are read.
     names = {row.participant.pk: row.participant for each in changes for row in each.rows}
     names |= participant_names(
@@ -87,6 +98,7 @@ def event_detail(request, event_id):
             "rounds": rounds,
             "one_round": one_round,
             "all_rounds_allowed": _all_rounds_allowed(rounds),
+            "matches_pager": pager,
             # Each match shows its sides' changes in the first category rating the event.
             "change_category": changes[0].category if changes else None,
             "rounds_with_matches": _by_round(rounds, matches, names, changes[0].by_match if changes else {}),
@@ -133,6 +145,30 @@ def _round_shown(request, rounds) -> int | None:
     if _all_rounds_allowed(rounds):
         return None
     return numbers[0] if numbers else None
+
+
+@dataclass(frozen=True)
+class MatchesPager:
+    """A page of a big round's matches, as the site's pager (templates/_pager.html) reads a table's."""
+
+    page: Page
+    prefixed_page_field: str = "matches-page"
+    anchor: str = "matches"
+    pager_label = gettext_lazy("Pages of the round's matches")
+
+    @property
+    def paginator(self) -> Paginator:
+        return self.page.paginator
+
+
+def _matches_pager(request, rounds, one_round: int | None) -> MatchesPager | None:
+    """The page of the round's matches asked for (?matches-page=N), when the round has more than a page; a page
+    number that is not one gives the first page, one past the end the last (Paginator.get_page)."""
+    count = next((each.matches for each in rounds if each.number == one_round), 0)
+    if count <= MATCHES_PER_PAGE:
+        return None
+    page = Paginator(range(count), MATCHES_PER_PAGE).get_page(request.GET.get(MatchesPager.prefixed_page_field))
+    return MatchesPager(page)
 
 
 def _all_rounds_allowed(rounds) -> bool:

@@ -278,7 +278,9 @@ def test_a_big_event_shows_one_round_at_a_time(client, rated_default_bundle, mon
     assert "Dan Evans −16.00 lost, games 0–2 Emi Fujita +16.00" in text(second.content.decode())
 
 
-def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_assert_max_num_queries):
+def _big_open(tmp_path) -> Event:
+    """Big Open (BIG): 40 players, five rounds of 20 matches; in round r, table t seats B(t + r) against B(t + r +
+    20) (numbers modulo 40), who wins 2-0 at even tables and 2-1 at odd ones."""
     bundle = Bundle(tmp_path)
     numbers = [f"B{number:03}" for number in range(40)]
     for number in numbers:
@@ -291,8 +293,44 @@ def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_a
     for rank, number in enumerate(numbers, start=1):
         bundle.add_standing("BIG", number, rank, "0", 0, "")
     bundle_rated(bundle)
+    return event("BIG")
 
-    url = f"/events/{event('BIG').pk}/"
+
+def _tables_shown(response) -> list[int]:
+    """The tables of the round shown, from the first side's name (table t of round 2 seats B(t + 2) first)."""
+    firsts = re.findall(r"Player B0(\d\d) [+−][\d.]+ (?:won|lost), games", text(response.content.decode()))
+    return [(int(first) - 2) % 40 for first in firsts]
+
+
+def test_a_big_round_shows_its_matches_a_page_at_a_time(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(event_views, "ALL_ROUNDS_UP_TO", 50)
+    monkeypatch.setattr(event_views, "MATCHES_PER_PAGE", 8)
+    url = f"/events/{_big_open(tmp_path).pk}/?round=2"
+
+    pages = [client.get(f"{url}&matches-page={number}") for number in (1, 2, 3)]
+
+    assert [_tables_shown(each) for each in pages] == [list(range(8)), list(range(8, 16)), list(range(16, 20))]
+    assert "Page 2 of 3" in text(pages[1].content.decode())
+    assert 'start="9"' in pages[1].content.decode()  # the list numbers its matches as the round does
+    # Another table's page and the round are kept by the matches' pager, and it returns to the matches.
+    assert re.search(r'rel="next" href="\?round=2&amp;matches-page=3#matches"', pages[1].content.decode())
+    # A page that is not one: the first; one past the end: the last. Never an error.
+    assert _tables_shown(client.get(f"{url}&matches-page=x")) == list(range(8))
+    assert _tables_shown(client.get(f"{url}&matches-page=99")) == list(range(16, 20))
+
+
+def test_a_round_of_a_page_or_less_has_no_pager(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(event_views, "ALL_ROUNDS_UP_TO", 50)
+    monkeypatch.setattr(event_views, "MATCHES_PER_PAGE", 20)
+
+    response = client.get(f"/events/{_big_open(tmp_path).pk}/?round=2&matches-page=2")
+
+    assert _tables_shown(response) == list(range(20))
+    assert response.context["matches_pager"] is None
+
+
+def test_its_query_count_does_not_grow_with_the_event(client, tmp_path, django_assert_max_num_queries):
+    url = f"/events/{_big_open(tmp_path).pk}/"
 
     with django_assert_max_num_queries(11):  # 10, and one for the corrections shown on the matches
         response = client.get(url)

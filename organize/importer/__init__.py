@@ -35,11 +35,15 @@ def results_import(
     # A bundle of junk stops being checked after ERRORS_AT_MOST problems: their memory is bounded too.
     errors = ErrorLog(ERRORS_AT_MOST)
     with transaction.atomic():
+        validator = BundleValidator(tables, errors, phases=phases)
         try:
-            bundle = BundleValidator(tables, errors, phases=phases).validate()
+            bundle = validator.validate_listed()
+            writer = BundleWriter(bundle, dry_run=dry_run, organizer=organizer, corrections=corrections, phases=phases)
+            # What the bundle lists is written while its results are checked, when it is all valid so far (and
+            # rolled back with the rest if a result is not): the database's work beside Python's.
+            validator.validate_results(bundle, meanwhile=None if errors or dry_run else writer.write_listed)
         except TooManyErrors:
             raise BundleInvalid([*errors, errors.stopped_note()]) from None
         if errors:
             raise BundleInvalid(errors)
-        writer = BundleWriter(bundle, dry_run=dry_run, organizer=organizer, corrections=corrections, phases=phases)
         return writer.write()

@@ -88,12 +88,20 @@ class BundleWriter(ResultsWriting):
         self._placeholder_ids = count(-1, -1)  # dry run: ids for rows that would be created
         self.touched_events: list[tuple[str, int, date]] = []  # (format, team size, date) whose ratings change
         self.redefined_categories: set[str] = set()  # recomputed whole
+        self._listed_player_ids: dict[str, tuple[int, int]] | None = None  # by write_listed
+
+    def write_listed(self) -> None:
+        """The categories and the players the bundle lists: what a check of its results does not change, so
+        they can be written while the results are checked (organize.importer.results_import)."""
+        self.write_categories()
+        self._listed_player_ids = self.write_listed_players()
+        self.phases.lap("players written")
 
     def write(self) -> ImportReport:
         lap = self.phases.lap
-        self.write_categories()
-        player_ids = self.write_players()
-        lap("players written")
+        if self._listed_player_ids is None:
+            self.write_listed()
+        player_ids = self._listed_player_ids | self.registered_player_ids()
         team_ids = self.write_teams(player_ids)
         events = self.write_events()
         lap("teams and events written")
@@ -164,12 +172,15 @@ class BundleWriter(ResultsWriting):
 
     def write_players(self) -> dict[str, tuple[int, int]]:
         """Membership number -> (player id, participant id) for every player the bundle names."""
+        return self.write_listed_players() | self.registered_player_ids()
+
+    def write_listed_players(self) -> dict[str, tuple[int, int]]:
+        """Membership number -> (player id, participant id) for every player players.csv lists."""
         tally = self.report.players
         records = self.bundle.players
-        numbers = records.keys() | self.bundle.registered_players
         ids: dict[str, tuple[int, int]] = {}
         changed = []
-        for player in _players_numbered(numbers):
+        for player in _players_numbered(set(records)):
             ids[player.membership_number] = (player.pk, player.participant_id)
             record = records.get(player.membership_number)
             if record is None:
@@ -204,6 +215,12 @@ class BundleWriter(ResultsWriting):
         tally.created += len(new)
         tally.updated += len(changed)
         return ids
+
+    def registered_player_ids(self) -> dict[str, tuple[int, int]]:
+        """Membership number -> (player id, participant id) for the registered players the results name
+        without listing them."""
+        unlisted = self.bundle.registered_players - self.bundle.players.keys()
+        return {player.membership_number: (player.pk, player.participant_id) for player in _players_numbered(unlisted)}
 
     def write_teams(self, player_ids) -> dict[str, int]:
         """Bundle team id -> participant id."""

@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import translation
 
 from organize.importer import BundleError, BundleInvalid, results_import
 from tests.bundles import DEFAULT_COUNTS, db_counts, db_snapshot
@@ -34,6 +35,26 @@ def test_it_saves_nothing_when_one_row_is_bad_and_the_rest_are_good(bundle):
 
     assert errors == [f"players.csv:{NEXT_PLAYER_LINE}: country: 'XX' is not an ISO 3166-1 alpha-2 country code"]
     assert db_counts() == dict.fromkeys(DEFAULT_COUNTS, 0)
+
+
+def test_the_players_written_while_the_matches_are_checked_are_taken_back_when_a_match_is_bad(bundle):
+    bundle.add_player("2001", "Newcomer")
+    bundle.add_match("E1", 1, "2001", "1004", "two", 0, 0)
+
+    errors = rejected(bundle)  # which holds that nothing was saved
+
+    assert errors == [f"matches.csv:{NEXT_MATCH_LINE}: player1_games: 'two' is not a number of games (0 or more)"]
+    assert db_counts() == dict.fromkeys(DEFAULT_COUNTS, 0)
+
+
+def test_the_matches_are_checked_in_the_language_of_the_import(bundle):
+    # On a thread of their own, which would start in the site's default language.
+    bundle.add_match("E9", 1, "1001", "1002", 2, 0, 0)
+
+    with translation.override("de"):
+        errors = rejected(bundle)
+
+    assert errors == [f"matches.csv:{NEXT_MATCH_LINE}: event_id: unbekanntes Turnier 'E9': nicht in events.csv"]
 
 
 def test_it_changes_nothing_stored_when_a_reimport_has_an_error(bundle):

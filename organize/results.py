@@ -17,75 +17,86 @@ from organize.importer.rows import Row
 from players.models import Participant, Team
 
 
-def _text(value) -> str:
-    """A value as the check reads it: text, with each run of spaces or line breaks typed in it as one space."""
-    return " ".join(str(value).split())
-
-
 def _row(values: dict, origin: Origin | None = None) -> Row:
-    """A row of given values; without an origin its problems are shown by file and line."""
-    return Row({column: _text(value) for column, value in values.items()}, origin or Origin())
+    """A row of given values, each as the check reads it: text, with each run of spaces or line breaks typed in
+    it as one space (a stored count as it is: an event's 3,700 matches have 15,000). Without an origin, the
+    row's problems are shown by file and line."""
+    return Row(
+        {
+            column: str(value) if type(value) is int else " ".join(str(value).split())
+            for column, value in values.items()
+        },
+        origin or Origin(),
+    )
 
 
-def _side_fields(side: str) -> list[str]:
-    """What names a participant in the files, read through `side` (a relation to Participant)."""
-    return [f"{side}__kind", f"{side}__player__membership_number", f"{side}__team__participant_id"]
+def _names_in_files(participant_ids: set[int]) -> dict[int, tuple[str, bool]]:
+    """participant id -> how the files name them (a player by their membership number, a team as T<its
+    participant id>), and whether a team."""
+    found = Participant.objects.filter(pk__in=participant_ids).values_list(
+        "pk", "kind", "player__membership_number", "team__participant_id"
+    )
+    return {
+        pk: (f"T{team}", True) if kind == Participant.Kind.TEAM and team is not None else (number or "", False)
+        for pk, kind, number, team in found
+    }
 
 
 def stored_results_rows(event: Event) -> dict[str, list[dict]]:
     """The event's stored matches and standings (and its teams) as values of the importer's files' rows.
 
-    Read as values: at 3,700 matches, matches with their four sides' models took half a second to build."""
+    Read as values, their sides by id, named from the event's participants read once: at 3,700 matches, the
+    matches joined with their sides' players and teams took 58 ms of the database, with their sides' models
+    half a second to build."""
     ref = event_ref(event)
     teams: list[int] = []  # the teams named, in the order they come
-
-    def name(kind: str | None, number: str | None, team: int | None) -> str:
-        """A player by their membership number, a team as T<its participant id>; "" for no one (a bye)."""
-        if kind == Participant.Kind.TEAM:
-            if team is None:
-                return ""
-            teams.append(team)
-            return f"T{team}"
-        return number or ""
-
-    matches = (
+    matches = list(
         Match.objects.filter(event=event)
         .order_by("round", "id")
-        .values_list(
-            "round", "games1", "games2", "draws", "elimination",
-            *_side_fields("participant1"), *_side_fields("participant2"),
-        )
-    )  # fmt: skip
-    standings = (
+        .values_list("round", "games1", "games2", "draws", "elimination", "participant1_id", "participant2_id")
+    )
+    standings = list(
         Standing.objects.filter(event=event)
         .order_by("rank", "participant_id")
-        .values_list("rank", "vp", "gw", "final", *_side_fields("participant"))
+        .values_list("rank", "vp", "gw", "final", "participant_id")
     )
+    named = _names_in_files(
+        {side for match in matches for side in match[5:] if side is not None} | {row[4] for row in standings}
+    )
+
+    def name(participant_id: int | None) -> str:
+        """The participant as the files name them; "" for no one (a bye)."""
+        if participant_id is None:
+            return ""
+        text, team = named.get(participant_id, ("", False))
+        if team:
+            teams.append(int(text[1:]))
+        return text
+
     rows = {
         "matches.csv": [
             {
                 "event_id": ref,
                 "round": round_,
-                "player1_id": name(*first),
-                "player2_id": name(*second),
+                "player1_id": name(first),
+                "player2_id": name(second),
                 "player1_games": games1,
                 "player2_games": games2,
                 "draws": draws,
                 "elimination": int(elimination),
             }
-            for (round_, games1, games2, draws, elimination, *sides) in matches
-            for first, second in [(sides[:3], sides[3:])]
+            for (round_, games1, games2, draws, elimination, first, second) in matches
         ],
         "standings.csv": [
             {
                 "event_id": ref,
-                "player_id": name(*side),
+                "player_id": name(side),
                 "rank": rank,
                 "vp": f"{vp.normalize():f}",
                 "gw": gw,
                 "final": final,
             }
-            for (rank, vp, gw, final, *side) in standings
+            for (rank, vp, gw, final, side) in standings
         ],
         "teams.csv": [],
     }
@@ -104,26 +115,25 @@ def stored_results_rows(event: Event) -> dict[str, list[dict]]:
     return rows
 
 
-def _match_label(values: dict) -> str:
-    """How the page names a stored match: by its round and pairing."""
-    if values["player2_id"]:
-        return _("Round %(round)s, %(player1)s vs %(player2)s") % {
-            "round": values["round"],
-            "player1": values["player1_id"],
-            "player2": values["player2_id"],
-        }
-    return _("Round %(round)s, %(player1)s vs bye") % {"round": values["round"], "player1": values["player1_id"]}
-
-
 def stored_results(event: Event) -> dict[str, list[Row]]:
     """The stored results as rows, for checking them again against the event's current details; each named as
     the organizer knows it (by round and pairing, by standing) rather than by a line of a file nobody sent."""
     stored = stored_results_rows(event)
+    # Translated once, not once a row: a big event's 3,700 labels.
+    paired = _("Round %(round)s, %(player1)s vs %(player2)s")
+    bye = _("Round %(round)s, %(player1)s vs bye")
+    standing = _("Standing of %(player)s")
+
+    def match_label(values: dict) -> str:
+        """How the page names a stored match: by its round and pairing."""
+        if values["player2_id"]:
+            return paired % {"round": values["round"], "player1": values["player1_id"], "player2": values["player2_id"]}
+        return bye % {"round": values["round"], "player1": values["player1_id"]}
+
     return {
-        "matches.csv": [_row(values, Origin(label=_match_label(values))) for values in stored["matches.csv"]],
+        "matches.csv": [_row(values, Origin(label=match_label(values))) for values in stored["matches.csv"]],
         "standings.csv": [
-            _row(values, Origin(label=_("Standing of %(player)s") % {"player": values["player_id"]}))
-            for values in stored["standings.csv"]
+            _row(values, Origin(label=standing % {"player": values["player_id"]})) for values in stored["standings.csv"]
         ],
         "teams.csv": [_row(values) for values in stored["teams.csv"]],
     }

@@ -49,10 +49,11 @@ def event_results_summary(*, event: Event) -> ResultsSummary:
     matches = Match.objects.filter(event=event)
     rounds = list(matches.order_by("round").values_list("round", flat=True).distinct())  # not the model's order
     counts = matches.aggregate(all=Count("id"), byes=Count("id", filter=Q(participant2__isnull=True)))
-    seats = set(matches.values_list("participant1_id", flat=True))
-    seats |= set(matches.exclude(participant2__isnull=True).values_list("participant2_id", flat=True))
+    # order_by(): the model's order would join the events to sort ids that go into a set.
+    seats = set(matches.order_by().values_list("participant1_id", flat=True))
+    seats |= set(matches.exclude(participant2__isnull=True).order_by().values_list("participant2_id", flat=True))
     standings = Standing.objects.filter(event=event)
-    seats |= set(standings.values_list("participant_id", flat=True))
+    seats |= set(standings.order_by().values_list("participant_id", flat=True))
     return ResultsSummary(rounds, counts["all"], counts["byes"], standings.count(), len(seats))
 
 

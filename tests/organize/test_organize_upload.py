@@ -6,7 +6,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.template.defaultfilters import filesizeformat
 
 from events.models import EventStatus, Match
-from players.models import Player
+from organize.importer.event_results import event_ref
+from organize.results import stored_results_rows
+from players.models import Player, Team
 from ratings.models import RecomputeRun
 from tests.bundles import db_snapshot
 from tests.factories import EventFactory, PlayerFactory
@@ -272,3 +274,36 @@ def test_a_team_event_is_uploaded_with_its_teams(organizer_client, organizer):
     match = Match.objects.get(event=event)
     assert match.participant1.team.name == "Alpha"
     assert match.participant2.team.member_key == "1004 1005 1006"
+
+
+def test_a_team_events_stored_results_read_back_as_its_files_name_them(organizer_client, organizer):
+    # What the draft's page and forms check again: teams as T<their participant id>, a bye's side blank.
+    for number in range(1001, 1010):
+        PlayerFactory(membership_number=str(number))
+    event = EventFactory(organizer=organizer, team_size=3, player_count=9)
+    upload(
+        organizer_client,
+        event,
+        teams="id,name,member1,member2,member3\nA,Alpha,1001,1002,1003\nB,,1004,1005,1006\nC,Gamma,1007,1008,1009\n",
+        matches=MATCH_HEADER + "1,A,B,2,1,0,0\n1,C,,2,0,0,0\n",
+    )
+    alpha, beta, gamma = (
+        Team.objects.get(member_key=key).participant_id
+        for key in ("1001 1002 1003", "1004 1005 1006", "1007 1008 1009")
+    )
+
+    rows = stored_results_rows(event)
+
+    assert [
+        (row["round"], row["player1_id"], row["player2_id"], row["player1_games"]) for row in rows["matches.csv"]
+    ] == [
+        (1, f"T{alpha}", f"T{beta}", 2),
+        (1, f"T{gamma}", "", 2),
+    ]
+    assert {row["event_id"] for row in rows["matches.csv"]} == {event_ref(event)}
+    assert rows["teams.csv"] == [
+        {"id": f"T{alpha}", "name": "Alpha", "member1": "1001", "member2": "1002", "member3": "1003"},
+        {"id": f"T{beta}", "name": "", "member1": "1004", "member2": "1005", "member3": "1006"},
+        {"id": f"T{gamma}", "name": "Gamma", "member1": "1007", "member2": "1008", "member3": "1009"},
+    ]
+    assert organizer_client.get(f"/organize/events/{event.pk}/").context["problems"] == []

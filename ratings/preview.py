@@ -14,6 +14,7 @@ from datetime import date
 from django.utils.translation import gettext
 
 from events.models import Event, Match, Standing
+from events.selectors import MatchRow, event_matches
 from ratings.engine import LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
 from ratings.engine.history import result_of
 from ratings.engine.rulesets import DCI_1997_MIN_PLAYERS
@@ -64,7 +65,7 @@ class ParticipantPreview:
 
 @dataclass
 class MatchPreview:
-    match: Match
+    match: Match | MatchRow
     change1: RatingChange
     change2: RatingChange
 
@@ -183,6 +184,7 @@ def event_preview(*, event: Event) -> list[EloPreview | VeknPreview]:
             previews.append(vekn_preview(category=category, event=event, standings=standings))
         elif category.ruleset != Ruleset.DERIVED:
             if matches is None:
-                matches = list(Match.objects.filter(event=event).order_by("round", "id"))
+                # As plain rows: a big event's 3,700 Match instances took 40 ms to build.
+                matches = event_matches(event=event)
             previews.append(elo_preview(category=category, event=event, matches=matches))
     return previews

@@ -58,6 +58,21 @@ def test_production_serves_with_a_secret_key():
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.parametrize("module", ["config.wsgi", "config.asgi"])
+def test_the_served_application_keeps_what_loading_made_out_of_the_collectors_passes(module):
+    shown = "import gc; print(gc.get_freeze_count() > 0, gc.get_threshold())"
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {module}; {shown}"],
+        cwd=ROOT,
+        env={**os.environ, **PRODUCTION},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.stdout.split(None, 1) == ["True", "(20000, 20, 20)\n"], result.stderr
+
+
 def test_the_deployment_checklist_fails_without_a_secret_key():
     result = manage("check", "--deploy", "--fail-level", "WARNING", env={**PRODUCTION, "DJANGO_SECRET_KEY": ""})
 

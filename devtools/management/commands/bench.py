@@ -2,6 +2,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
+from config.startup import collector_tuned
 from devtools import bench_pages, benchmark
 from ratings.models import Category, Ruleset
 
@@ -170,6 +171,9 @@ class Command(BaseCommand):
             self.stdout.write(f"{figure.name:56} {figure.seconds:9.2f} {ratio:8.2f} {peak}  {figure.target}")
 
     def pages_report(self, *, site_pages: bool):
+        # This process serves the pages below as a worker of the site's does (config.wsgi): its collector set
+        # the same way, or pages that build many objects would be timed with collections the site does not make.
+        collector_tuned()
         self.stdout.write("")
         self.stdout.write(f"{'page (server time, in process)':72} {'median ms':>10} {'worst ms':>9} {'queries':>8}")
         self.page_figures_write(bench_pages.pages_measure(site_pages=site_pages))

@@ -403,6 +403,32 @@ def _named(name: str) -> str | forms.ValidationError | None:
     )
 
 
+class _SharedByRows:
+    """A field of a form of many rows, shared by every row's form instead of deep-copied for each, as Django
+    copies a form's fields so that the form may change its own. These are never changed after their class is
+    made (their boxes' attributes are set there): a 900-row standings form made 4,500 copies, with their
+    widgets, a request."""
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class RowCharField(_SharedByRows, forms.CharField):
+    pass
+
+
+class RowChoiceField(_SharedByRows, forms.ChoiceField):
+    pass
+
+
+def _player_box() -> QuickTextInput:
+    return QuickTextInput(attrs={"size": 12, **PLAYER_BOX})
+
+
+def _count_box(inputmode: str, size: int) -> QuickTextInput:
+    return QuickTextInput(attrs={"inputmode": inputmode, "size": size})
+
+
 class MatchRowForm(forms.Form):
     """One match of a round, as typed. The importer's rules check it; the fields only carry text."""
 
@@ -417,28 +443,23 @@ class MatchRowForm(forms.Form):
         "draws": "draws",
     }
 
-    player1 = forms.CharField(widget=QuickTextInput, required=False, max_length=250, label=gettext_lazy("Player 1"))
-    player2 = forms.CharField(
-        widget=QuickTextInput,
+    player1 = RowCharField(widget=_player_box(), required=False, max_length=250, label=gettext_lazy("Player 1"))
+    player2 = RowCharField(
+        widget=_player_box(),
         required=False,
         max_length=250,
         label=gettext_lazy("Player 2"),
         help_text=gettext_lazy("Empty for a bye."),
     )
-    games1 = forms.CharField(
-        widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("Games won by player 1")
+    games1 = RowCharField(
+        widget=_count_box("numeric", 3), required=False, max_length=5, label=gettext_lazy("Games won by player 1")
     )
-    games2 = forms.CharField(
-        widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("Games won by player 2")
+    games2 = RowCharField(
+        widget=_count_box("numeric", 3), required=False, max_length=5, label=gettext_lazy("Games won by player 2")
     )
-    draws = forms.CharField(widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("Games drawn"))
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in ("games1", "games2", "draws"):
-            self.fields[name].widget.attrs.update(inputmode="numeric", size=3)
-        for name in self.PLAYER_BOXES:
-            self.fields[name].widget.attrs.update(size=12, **PLAYER_BOX)
+    draws = RowCharField(
+        widget=_count_box("numeric", 3), required=False, max_length=5, label=gettext_lazy("Games drawn")
+    )
 
     def clean_player1(self):
         return suggested_number(self.cleaned_data["player1"])
@@ -452,26 +473,19 @@ class StandingRowForm(forms.Form):
     # standings.csv column -> the field that carries it.
     COLUMNS = {"player_id": "player", "rank": "rank", "vp": "vp", "gw": "gw", "final": "final"}
 
-    player = forms.CharField(widget=QuickTextInput, required=False, max_length=250, label=gettext_lazy("Player"))
-    rank = forms.CharField(widget=QuickTextInput, required=False, max_length=6, label=gettext_lazy("Rank"))
-    vp = forms.CharField(
-        widget=QuickTextInput,
+    player = RowCharField(widget=_player_box(), required=False, max_length=250, label=gettext_lazy("Player"))
+    rank = RowCharField(widget=_count_box("decimal", 4), required=False, max_length=6, label=gettext_lazy("Rank"))
+    vp = RowCharField(
+        widget=_count_box("decimal", 4),
         required=False,
         max_length=8,
         label=gettext_lazy("VP"),
         help_text=gettext_lazy("Halves allowed: 2.5"),
     )
-    gw = forms.CharField(widget=QuickTextInput, required=False, max_length=5, label=gettext_lazy("GW"))
-    final = forms.ChoiceField(
+    gw = RowCharField(widget=_count_box("decimal", 4), required=False, max_length=5, label=gettext_lazy("GW"))
+    final = RowChoiceField(
         widget=QuickSelect, required=False, choices=FinalPlacing.choices, label=pgettext_lazy("final placing", "Final")
     )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in ("rank", "vp", "gw"):
-            self.fields[name].widget.attrs.update(inputmode="decimal", size=4)
-        for name in self.PLAYER_BOXES:
-            self.fields[name].widget.attrs.update(size=12, **PLAYER_BOX)
 
     def clean_player(self):
         return suggested_number(self.cleaned_data["player"])

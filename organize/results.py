@@ -15,6 +15,7 @@ from organize.importer.errors import Origin
 from organize.importer.event_results import event_ref
 from organize.importer.rows import Row
 from players.models import Participant, Team
+from players.selectors import participant_names
 
 
 def _row(values: dict, origin: Origin | None = None) -> Row:
@@ -32,13 +33,13 @@ def _row(values: dict, origin: Origin | None = None) -> Row:
 
 def _names_in_files(participant_ids: set[int]) -> dict[int, tuple[str, bool]]:
     """participant id -> how the files name them (a player by their membership number, a team as T<its
-    participant id>), and whether a team."""
-    found = Participant.objects.filter(pk__in=participant_ids).values_list(
-        "pk", "kind", "player__membership_number", "team__participant_id"
-    )
+    participant id>; "" for neither), and whether a team."""
+    named = participant_names(participant_ids=participant_ids)
     return {
-        pk: (f"T{team}", True) if kind == Participant.Kind.TEAM and team is not None else (number or "", False)
-        for pk, kind, number, team in found
+        pk: (f"T{pk}", True)
+        if each.kind == Participant.Kind.TEAM and each.member_key
+        else (each.membership_number, False)
+        for pk, each in named.items()
     }
 
 
@@ -70,7 +71,7 @@ def stored_results_rows(event: Event) -> dict[str, list[dict]]:
             return ""
         text, team = named.get(participant_id, ("", False))
         if team:
-            teams.append(int(text[1:]))
+            teams.append(participant_id)
         return text
 
     rows = {

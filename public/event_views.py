@@ -66,12 +66,8 @@ def event_detail(request, event_id):
 
     change_tables = [(each.category, _change_table(request, each, teams=event.team_size > 1)) for each in changes]
     pager = _matches_pager(request, rounds, one_round)
-    if pager:
-        matches = selectors.event_matches(
-            event=event, round=one_round, offset=pager.page.start_index() - 1, limit=MATCHES_PER_PAGE
-        )
-    else:
-        matches = selectors.event_matches(event=event, round=one_round)
+    offset, limit = (pager.page.start_index() - 1, MATCHES_PER_PAGE) if pager else (0, None)
+    matches = selectors.event_matches(event=event, round=one_round, offset=offset, limit=limit)
     # The sides are named from the rating changes' participants, read already; only the others are read.
     names = {row.participant.pk: row.participant for each in changes for row in each.rows}
     names |= participant_names(

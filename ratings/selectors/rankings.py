@@ -16,7 +16,7 @@ from datetime import date
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import CharField, Count, F, Max, OrderBy, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import CharField, Count, F, Max, OrderBy, OuterRef, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Concat
 from django.db.models.lookups import Contains
 from django.utils import timezone
@@ -135,6 +135,7 @@ class ListRows:
         annotations: dict,
         seek: RankSeek | PositionSeek | None,
         length_key: str | None = None,
+        length: int | None = None,
         few: bool = False,
         near: bool = False,
         searched: bool = False,
@@ -148,7 +149,7 @@ class ListRows:
         self._few = few  # a few thousand rows at most: their keys are read once, in order, then a page by key
         self._keys: list | None = None
         self.ordering: tuple[str, ...] = BEST_FIRST
-        self._length: int | None = None
+        self._length = length  # counted already, or None
 
     def order_by(self, *fields: str) -> None:
         """Sort by `fields` (model field names, '-' for descending); the pages read from then on follow it."""
@@ -207,8 +208,13 @@ class ListRows:
     def _ordered_keys(self) -> list:
         """Every row's key in the current order (the annotations, a subquery per row, only for the page)."""
         if self._keys is None:
-            self._keys = list(self._rows.order_by(*self.ordering, "pk").values_list("pk", flat=True))
+            self._keys = list(self._keys_in_order())
         return self._keys
+
+    def _keys_in_order(self) -> QuerySet:
+        """The keys of a few rows, found whole and then sorted (_not_by_index), in the current order."""
+        first, *rest = self.ordering
+        return self._rows.order_by(_not_by_index(self._rows.model, first), *rest, "pk").values_list("pk", flat=True)
 
     def queryset(self) -> QuerySet:
         """Every row in the current order, annotated with `rank` and `previous_rank`."""
@@ -241,10 +247,18 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
-    near = False
+    near, few, length = False, False, None
     if filters.search:
         condition, near = _search(category, filters.search)
-        rows = rows.filter(condition)
+        # Those found, counted in the one pass that tests the search, and named when they are few: the list is
+        # then their rows, read a page at a time without testing the search again. Counted by one pass and its
+        # page read by a second, limited's "Andrew" at ten million matches folded the 6,225 names its trigram
+        # index offered twice. More than a few are read along the list's order, counted already.
+        found = rows.filter(condition).annotate(found=Window(Count("pk"))).order_by()
+        first = list(found.values_list("participant_id", "found")[: SORTED_WHOLE_UP_TO + 1])
+        length = first[0][1] if first else 0
+        few = length <= SORTED_WHOLE_UP_TO
+        rows = rows.filter(any_of("participant_id", [participant for participant, _ in first]) if few else condition)
     seek = None
     if not (filters.unranked or filters.search):
         ranks = CurrentRank.objects.filter(category=category)
@@ -259,7 +273,14 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         today = timezone.localdate().isoformat()
         length_key = f"ranking-length:{category.pk}:{category.list_version}:{today}:{level}:{filters.place}"
     return ListRows(
-        rows, annotations=annotations, seek=seek, length_key=length_key, near=near, searched=bool(filters.search)
+        rows,
+        annotations=annotations,
+        seek=seek,
+        length_key=length_key,
+        length=None if few else length,
+        few=few,
+        near=near,
+        searched=bool(filters.search),
     )
 
 

@@ -166,6 +166,18 @@ def test_a_search_finding_everyone_pages_through_the_list_as_the_list_does(
     assert len(searched) > 1 and all(searched)
 
 
+@pytest.mark.parametrize("params", [{}, {"page": 2}, {"sort": "name", "page": 3}], ids=str)
+def test_a_search_finding_a_few_tests_the_names_once_to_find_and_count_them(client, tied_constructed, params):
+    """The names are folded and tested by the search twice: whether anyone in the list is called that (one row
+    found is enough), then to find and count everyone who is. The page is read by participant."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/rankings/constructed/?{query(q='player', per_page=PER_PAGE, **params)}")
+
+    assert response.status_code == 200
+    assert len(response.context["table"].paginated_rows) == PER_PAGE
+    assert sum("fold_name" in each["sql"] for each in queries.captured_queries) == 2
+
+
 def test_a_page_past_the_end_shows_the_last_page(client, tied_constructed):
     rows = expected(tied_constructed, ranked=True)
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from events.models import Event, FinalPlacing, KValue
-from lib.forms import PLAYER_BOX, QuickSelect, QuickTextInput
+from lib.forms import PLAYER_BOX, FixedTextInput, QuickSelect
 from organize.importer.errors import Origin
 from organize.importer.rows import Row
 from organize.services import NEW_PLAYERS_PER_UPLOAD
@@ -421,12 +421,12 @@ class RowChoiceField(_SharedByRows, forms.ChoiceField):
     pass
 
 
-def _player_box() -> QuickTextInput:
-    return QuickTextInput(attrs={"size": 12, **PLAYER_BOX})
+def _player_box() -> FixedTextInput:
+    return FixedTextInput(attrs={"size": 12, **PLAYER_BOX})
 
 
-def _count_box(inputmode: str, size: int) -> QuickTextInput:
-    return QuickTextInput(attrs={"inputmode": inputmode, "size": size})
+def _count_box(inputmode: str, size: int) -> FixedTextInput:
+    return FixedTextInput(attrs={"inputmode": inputmode, "size": size})
 
 
 class MatchRowForm(forms.Form):

@@ -69,15 +69,9 @@ def sign_in_as(browser, live_server, user, locale="en-US"):
     return context
 
 
-# German words run longer than English ones: every page is crawled in both languages.
-@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_ids, locale):
-    ids = personas_and_ids["ids"]
-    people = personas_and_ids["people"]
-    matches_csv = (
-        b"round,player1_id,player2_id,player1_games,player2_games,draws\n1,1001,1001,2,0,0\n1,NOPE,1002,x,0,0\n"
-    )
-    pages = {
+def crawled_pages(ids: dict) -> dict[str, list[str]]:
+    """persona -> the pages they open: every page of the site a visitor, a player, an organizer and an admin meet."""
+    return {
         "anonymous": [
             "/",
             "/rankings/",
@@ -113,6 +107,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_
             f"/organize/events/{ids['draft_id']}/edit/",
             f"/organize/events/{ids['draft_id']}/upload/",
             f"/organize/events/{ids['draft_id']}/rounds/1/",
+            f"/organize/events/{ids['draft_id']}/standings/",
             f"/organize/events/{ids['draft_id']}/preview/",
         ],
         "admin": [
@@ -123,6 +118,16 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_
             f"/corrections/matches/{ids['match_id']}/correct/",
         ],
     }
+
+
+# German words run longer than English ones: every page is crawled in both languages.
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_ids, locale):
+    ids, people = personas_and_ids["ids"], personas_and_ids["people"]
+    matches_csv = (
+        b"round,player1_id,player2_id,player1_games,player2_games,draws\n1,1001,1001,2,0,0\n1,NOPE,1002,x,0,0\n"
+    )
+    pages = crawled_pages(ids)
     wide = {}
     for persona, urls in pages.items():
         if persona == "anonymous":
@@ -151,3 +156,36 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, personas_and_
         context.close()
 
     assert wide == {}, f"wider than {PHONE_WIDTH} px: {wide}"
+
+
+# What a screen reader reads beside an element (a box's help and errors, a label), found by the id it names.
+DANGLING_REFERENCES = """() => {
+    const missing = [];
+    for (const attribute of ['aria-describedby', 'aria-labelledby', 'aria-controls', 'aria-errormessage', 'for']) {
+        for (const element of document.querySelectorAll(`[${attribute}]`)) {
+            for (const id of element.getAttribute(attribute).split(/\\s+/).filter(Boolean)) {
+                if (!document.getElementById(id)) missing.push(`${element.tagName.toLowerCase()} ${attribute}=${id}`);
+            }
+        }
+    }
+    return missing;
+}"""
+
+
+def test_every_element_a_page_refers_to_is_on_it(browser, live_server, personas_and_ids):
+    """A label's box, a box's help text and errors, what a control controls: each id named is on the page."""
+    people = personas_and_ids["people"]
+    dangling = {}
+    for persona, urls in crawled_pages(personas_and_ids["ids"]).items():
+        if persona == "anonymous":
+            context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+        else:
+            context = sign_in_as(browser, live_server, people[persona])
+        tab = context.new_page()
+        for url in urls:
+            tab.goto(url)
+            if missing := tab.evaluate(DANGLING_REFERENCES):
+                dangling[url] = missing
+        context.close()
+
+    assert dangling == {}

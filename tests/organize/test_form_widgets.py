@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lib.admin_lists import QuickActionCheckbox
-from lib.forms import PLAYER_BOX, QuickCheckboxInput, QuickSelect, QuickTextInput
+from lib.forms import PLAYER_BOX, FixedTextInput, QuickCheckboxInput, QuickSelect, QuickTextInput
 from players.models import Player
 from tests.factories import PlayerFactory
 
@@ -26,6 +26,27 @@ def test_a_text_box_is_written_as_djangos_template_writes_it(value, attrs):
     ours, django = QuickTextInput(attrs=dict(PLAYER_BOX)), forms.TextInput(attrs=dict(PLAYER_BOX))
 
     assert ours.render("m-3-player1", value, attrs) == django.render("m-3-player1", value, attrs)
+
+
+@settings(deadline=None)
+@given(value=typed, own=attributes, attrs=attributes, languages=st.permutations(["en", "de"]))
+def test_a_box_of_fixed_attributes_is_written_as_djangos_template_writes_it(value, own, attrs, languages):
+    """Its own attributes written once per language (the placeholder translated), those given for each box."""
+    ours, django = FixedTextInput(attrs={**PLAYER_BOX, **own}), forms.TextInput(attrs={**PLAYER_BOX, **own})
+
+    for language in languages:
+        with translation.override(language):
+            for name in ("m-3-player1", "m-4-player1"):
+                assert ours.render(name, value, attrs) == django.render(name, value, attrs)
+
+
+def test_a_fixed_box_copied_by_its_field_writes_the_fields_attributes_too():
+    box = FixedTextInput(attrs={"size": 3})
+    box.render("before", "1")  # written once before the field copies it
+
+    field = forms.CharField(widget=box, max_length=5)
+
+    assert field.widget.render("games1", "2") == '<input type="text" name="games1" value="2" size="3" maxlength="5">'
 
 
 @settings(deadline=None)

@@ -21,9 +21,25 @@ _LETTERS = str.maketrans(
 
 
 def name_folded(name: str | None) -> str | None:
-    """`name` in lower case without accents: what searches compare."""
+    """`name` in lower case without accents: what searches compare.
+
+    Folded again until nothing changes: a letter's compatibility form or its
+    lower case may be a letter the first pass takes apart or spells out
+    (U+A7F8, a small raised H with a stroke, is "Ħ" decomposed; "ẞ" is "ß" in
+    lower case). A name of everyday letters is the same after one pass.
+    """
     if name is None:
         return None
+    folded = _folded_once(name)
+    for _ in range(3):  # two passes fold any one letter of Unicode (all of them tried); the bound is a guard
+        again = _folded_once(folded)
+        if again == folded:
+            break
+        folded = again
+    return folded
+
+
+def _folded_once(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name.translate(_LETTERS))
     return "".join(character for character in decomposed if not unicodedata.combining(character)).lower()
 

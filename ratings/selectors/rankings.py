@@ -137,6 +137,7 @@ class ListRows:
         length_key: str | None = None,
         length: int | None = None,
         few: bool = False,
+        found: list | None = None,
         near: bool = False,
         searched: bool = False,
     ):
@@ -146,15 +147,21 @@ class ListRows:
         self._annotations = annotations  # rank and previous_rank at the list's level
         self._seek = seek
         self._length_key = length_key  # where the length is cached, when counting costs a scan
-        self._few = few  # a few thousand rows at most: their keys are read once, in order, then a page by key
-        self._keys: list | None = None
+        self._few = few or found is not None  # a few thousand rows at most: their keys read once, in order
+        # A search's few rows, found already: their participants in the list's own order. The list is those of
+        # `rows`, and a page of them is read by participant from `rows` itself: asked for a page's hundred beside
+        # the thousands found, PostgreSQL looked up the thousands.
+        self._found = found
+        self._key = "pk" if found is None else "participant_id"  # what a few rows are read by
+        self._keys = found  # a few rows' keys in the current order, once read
         self.ordering: tuple[str, ...] = BEST_FIRST
         self._length = length  # counted already, or None
 
     def order_by(self, *fields: str) -> None:
         """Sort by `fields` (model field names, '-' for descending); the pages read from then on follow it."""
+        if tuple(fields) != self.ordering:
+            self._keys = None
         self.ordering = tuple(fields)
-        self._keys = None
 
     @property
     def _seeking(self) -> bool:
@@ -176,7 +183,7 @@ class ListRows:
         if not isinstance(key, slice):
             raise TypeError("read a list by slices (pages)")
         if self._few:
-            return self._rows_of(self._rows.annotate(**self._annotations), self._ordered_keys()[key])
+            return self._rows_of(self._rows.annotate(**self._annotations), self._ordered_keys()[key], self._key)
         length = len(self)
         start, stop, _ = key.indices(length)
         if start >= stop:
@@ -197,9 +204,10 @@ class ListRows:
         return self._rows_of(ordered, list(ordered.values_list("pk", flat=True)[start:stop]))
 
     @staticmethod
-    def _rows_of(rows: QuerySet, keys: list) -> list:
-        """The rows of `rows` with these keys, in their order; a row gone meanwhile (a recompute) is left out."""
-        found = {row.pk: row for row in rows.filter(pk__in=keys)}
+    def _rows_of(rows: QuerySet, keys: list, field: str = "pk") -> list:
+        """The rows of `rows` whose `field` is one of `keys`, in their order; a row gone meanwhile (a recompute)
+        is left out."""
+        found = {getattr(row, field): row for row in rows.filter(any_of(field, keys))}
         return [found[key] for key in keys if key in found]
 
     def __iter__(self):
@@ -212,9 +220,12 @@ class ListRows:
         return self._keys
 
     def _keys_in_order(self) -> QuerySet:
-        """The keys of a few rows, found whole and then sorted (_not_by_index), in the current order."""
-        first, *rest = self.ordering
-        return self._rows.order_by(_not_by_index(self._rows.model, first), *rest, "pk").values_list("pk", flat=True)
+        """The keys of a few rows, found whole and then sorted, in the current order."""
+        return few_in_order(self._listed(), self.ordering).values_list(self._key, flat=True)
+
+    def _listed(self) -> QuerySet:
+        """Every row of the list: `rows`, or those of them found."""
+        return self._rows if self._found is None else self._rows.filter(any_of("participant_id", self._found))
 
     def queryset(self) -> QuerySet:
         """Every row in the current order, annotated with `rank` and `previous_rank`."""
@@ -222,7 +233,13 @@ class ListRows:
         order = self._seek.order if self._seeking else (*self.ordering, "pk")
         if self._searched and len(self) <= SORTED_WHOLE_UP_TO:
             order = [_not_by_index(self._rows.model, order[0]), *order[1:]]
-        return self._rows.annotate(**self._annotations).order_by(*order)
+        return self._listed().annotate(**self._annotations).order_by(*order)
+
+
+def few_in_order(rows: QuerySet, ordering: tuple[str, ...]) -> QuerySet:
+    """A few rows in `ordering` (then by key, one order whatever the ties), found whole and sorted after."""
+    first, *rest = ordering
+    return rows.order_by(_not_by_index(rows.model, first), *rest, "pk")
 
 
 def _not_by_index(model, field: str) -> OrderBy:
@@ -247,18 +264,22 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
-    near, few, length = False, False, None
+    near, few, length, found_first = False, False, None, None
     if filters.search:
         condition, near = _search(category, filters.search)
-        # Those found, counted in the one pass that tests the search, and named when they are few: the list is
-        # then their rows, read a page at a time without testing the search again. Counted by one pass and its
-        # page read by a second, limited's "Andrew" at ten million matches folded the 6,225 names its trigram
-        # index offered twice. More than a few are read along the list's order, counted already.
-        found = rows.filter(condition).annotate(found=Window(Count("pk"))).order_by()
+        # Those found, counted and put in the list's order in the one pass that tests the search: when they
+        # are few, the list is their rows from then on, read a page at a time by participant without testing
+        # the search again. Counted by one pass and its page read by a second, limited's "Andrew" at ten
+        # million matches folded the 6,225 names its trigram index offered twice (62 ms). More than a few are
+        # read along the list's order, counted already.
+        found = few_in_order(rows.filter(condition).annotate(found=Window(Count("pk"))), BEST_FIRST)
         first = list(found.values_list("participant_id", "found")[: SORTED_WHOLE_UP_TO + 1])
         length = first[0][1] if first else 0
         few = length <= SORTED_WHOLE_UP_TO
-        rows = rows.filter(any_of("participant_id", [participant for participant, _ in first]) if few else condition)
+        if few:
+            found_first = [participant for participant, _ in first]
+        else:
+            rows = rows.filter(condition)
     seek = None
     if not (filters.unranked or filters.search):
         ranks = CurrentRank.objects.filter(category=category)
@@ -278,7 +299,7 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         seek=seek,
         length_key=length_key,
         length=None if few else length,
-        few=few,
+        found=found_first,
         near=near,
         searched=bool(filters.search),
     )

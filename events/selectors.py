@@ -246,16 +246,20 @@ STANDINGS_SECONDS = 24 * 60 * 60
 
 def _fingerprints(event_ids) -> dict[int, tuple]:
     """event id -> what its standings depend on, summed up in one aggregate per event: any change of a match
-    (added, removed, a result or a side corrected) changes it. Read through the matches' event index."""
+    (added, removed, a result or a side corrected) changes it. Read through the matches' event index.
+
+    Each match's values are weighted by its id: plain totals came back to what they were when two results
+    were corrected in turn (2-0 and 0-2 made 0-2 and 2-0), or two players exchanged between matches, and the
+    standings kept under the first totals were shown again."""
     rows = (
         Match.objects.filter(event_id__in=list(event_ids))
         .values("event_id")
         .annotate(
             count=Count("id"),
             last=Max("id"),
-            results=Sum(F("games1") + 7 * F("games2") + 49 * F("draws") + 343 * F("round")),
-            sides=Sum(F("participant1_id") + 3 * Coalesce(F("participant2_id"), 0)),
-            eliminations=Count("id", filter=Q(elimination=True)),
+            results=Sum(F("id") * (F("games1") + 7 * F("games2") + 49 * F("draws") + 343 * F("round"))),
+            sides=Sum(F("id") * (F("participant1_id") + 3 * Coalesce(F("participant2_id"), 0))),
+            eliminations=Sum(F("id"), filter=Q(elimination=True), default=0),
         )
         .order_by()
     )

@@ -31,6 +31,14 @@ def test_it_finds_text_values_too():
     }
 
 
+def test_a_value_longer_than_the_column_finds_nothing():
+    """Not the value it would be cut to in the column's type."""
+    length = Player._meta.get_field("membership_number").max_length
+    PlayerFactory(membership_number="7" * length)
+
+    assert not Player.objects.filter(any_of("membership_number", ["7" * (length + 3)])).exists()
+
+
 def test_no_value_finds_nothing():
     MatchFactory()
 

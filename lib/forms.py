@@ -50,11 +50,13 @@ class _WrittenInput:
 
     def render(self, name, value, attrs=None, renderer=None):
         widget = self.get_context(name, value, attrs)["widget"]
-        shown = "" if widget["value"] is None else f' value="{escaped(widget["value"])}"'
-        return mark_safe(  # every part escaped above
-            f'<input type="{escaped(widget["type"])}" name="{escaped(widget["name"])}"{shown}'
-            f"{_attributes(widget['attrs'])}>"
-        )
+        return _input(widget["type"], widget["name"], widget["value"], _attributes(widget["attrs"]))
+
+
+def _input(kind: str, name: str, value, attributes: str) -> str:
+    """input.html's <input>, its attributes written out already (_attributes)."""
+    shown = "" if value is None else f' value="{escaped(value)}"'
+    return mark_safe(f'<input type="{escaped(kind)}" name="{escaped(name)}"{shown}{attributes}>')  # all escaped
 
 
 class QuickTextInput(_WrittenInput, forms.TextInput):
@@ -87,12 +89,8 @@ class FixedTextInput(QuickTextInput):
         own = self._written.get(language)
         if own is None:
             own = self._written[language] = _attributes(self.attrs)
-        value = self.format_value(value)
-        shown = "" if value is None else f' value="{escaped(value)}"'
-        # As input.html writes it: the box's own attributes, then those given (Widget.build_attrs).
-        return mark_safe(  # every part escaped above or in _attributes
-            f'<input type="{escaped(self.input_type)}" name="{escaped(name)}"{shown}{own}{_attributes(given)}>'
-        )
+        # The box's own attributes, then those given (Widget.build_attrs).
+        return _input(self.input_type, name, self.format_value(value), own + _attributes(given))
 
 
 class QuickSelect(forms.Select):

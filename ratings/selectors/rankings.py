@@ -264,7 +264,7 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
     rows = CurrentRating.objects.filter(category=category, ranked=not filters.unranked)
     if level != "world":
         rows = rows.filter(**{level: filters.place})
-    near, few, length, found_first = False, False, None, None
+    near, length, found_first = False, None, None
     if filters.search:
         condition, near = _search(category, filters.search)
         # Those found, counted and put in the list's order in the one pass that tests the search: when they
@@ -275,8 +275,7 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         found = few_in_order(rows.filter(condition).annotate(found=Window(Count("pk"))), BEST_FIRST)
         first = list(found.values_list("participant_id", "found")[: SORTED_WHOLE_UP_TO + 1])
         length = first[0][1] if first else 0
-        few = length <= SORTED_WHOLE_UP_TO
-        if few:
+        if length <= SORTED_WHOLE_UP_TO:
             found_first = [participant for participant, _ in first]
         else:
             rows = rows.filter(condition)
@@ -298,7 +297,7 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         annotations=annotations,
         seek=seek,
         length_key=length_key,
-        length=None if few else length,
+        length=length,  # a few found are counted by their keys
         found=found_first,
         near=near,
         searched=bool(filters.search),

@@ -172,10 +172,11 @@ DANGLING_REFERENCES = """() => {
 }"""
 
 
-def test_every_element_a_page_refers_to_is_on_it(browser, live_server, personas_and_ids):
-    """A label's box, a box's help text and errors, what a control controls: each id named is on the page."""
+def found_on_every_page(browser, live_server, personas_and_ids, script: str) -> dict[str, list]:
+    """url -> what `script` (JavaScript returning a list) finds on it, for every page each persona opens (the
+    visitor on a desktop, the signed-in on a phone); pages where it finds nothing are left out."""
     people = personas_and_ids["people"]
-    dangling = {}
+    found = {}
     for persona, urls in crawled_pages(personas_and_ids["ids"]).items():
         if persona == "anonymous":
             context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
@@ -184,36 +185,26 @@ def test_every_element_a_page_refers_to_is_on_it(browser, live_server, personas_
         tab = context.new_page()
         for url in urls:
             tab.goto(url)
-            if missing := tab.evaluate(DANGLING_REFERENCES):
-                dangling[url] = missing
+            if on_page := tab.evaluate(script):
+                found[url] = on_page
         context.close()
+    return found
 
-    assert dangling == {}
+
+def test_every_element_a_page_refers_to_is_on_it(browser, live_server, personas_and_ids):
+    """A label's box, a box's help text and errors, what a control controls: each id named is on the page."""
+    assert found_on_every_page(browser, live_server, personas_and_ids, DANGLING_REFERENCES) == {}
 
 
 UNLABELLED_CONTROLS = """() => [...document.querySelectorAll('input, select, textarea, button')]
     .filter(control => control.type !== 'hidden' && !control.closest('[hidden]'))
     .filter(control => !(control.labels && control.labels.length) && !control.getAttribute('aria-label')
         && !control.getAttribute('aria-labelledby') && !control.title
-        && !(['BUTTON'].includes(control.tagName) && control.textContent.trim())
+        && !(control.tagName === 'BUTTON' && control.textContent.trim())
         && !(['submit', 'button', 'reset'].includes(control.type) && control.value))
     .map(control => control.outerHTML.slice(0, 120))"""
 
 
 def test_every_control_a_page_shows_has_a_name(browser, live_server, personas_and_ids):
     """A box, a choice or a button without a label, an aria-label or text is read out as nothing."""
-    people = personas_and_ids["people"]
-    unnamed = {}
-    for persona, urls in crawled_pages(personas_and_ids["ids"]).items():
-        if persona == "anonymous":
-            context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-        else:
-            context = sign_in_as(browser, live_server, people[persona])
-        tab = context.new_page()
-        for url in urls:
-            tab.goto(url)
-            if found := tab.evaluate(UNLABELLED_CONTROLS):
-                unnamed[url] = found
-        context.close()
-
-    assert unnamed == {}
+    assert found_on_every_page(browser, live_server, personas_and_ids, UNLABELLED_CONTROLS) == {}

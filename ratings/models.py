@@ -116,6 +116,13 @@ class Category(models.Model):
         null=True, blank=True, editable=False, help_text="The history_version it was written from."
     )
     history_file_built_at = models.DateTimeField(null=True, blank=True, editable=False)
+    history_file_parts = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="Where the file's parts start, so that a recompute from a date writes only those it changed "
+        "(ratings.services.downloads).",
+    )
     list_edits = models.PositiveBigIntegerField(
         default=0,
         editable=False,

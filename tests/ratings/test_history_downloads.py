@@ -12,15 +12,19 @@ import io
 import pytest
 from django.core.files.storage import default_storage
 from django.core.management import call_command
+from django.db import connection
 
 from corrections import services as corrections
 from corrections.services import Result
+from players.models import Player
 from ratings.models import Category, RecomputeStatus
+from ratings.services import downloads
 from ratings.services.downloads import HISTORY_COLUMNS, _number, history_file_write, history_files_refresh
+from ratings.services.lists import participant_lists_refresh
 from ratings.services.runs import recompute_enqueue
 from ratings.tasks import published_list_extras_task, recompute_task
 from tests.factories import AdminFactory
-from tests.worlds import the_match
+from tests.worlds import bundle_rated, default_bundle_ranked_from_one_match, player, the_match
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +116,71 @@ def test_a_history_file_that_cannot_be_written_does_not_fail_the_published_recom
 
     assert result["status"] == RecomputeStatus.DONE
     assert not constructed().history_file
+
+
+@pytest.fixture
+def a_later_event_rated(tmp_path, monkeypatch):
+    """The default bundle with constructed ranked from one match, and a later event (E9, a month after E1) where
+    1001 beats 1002 again; history files in parts of two rows (a match each)."""
+    monkeypatch.setattr(downloads, "PART_ROWS", 2)
+    bundle = default_bundle_ranked_from_one_match(tmp_path)
+    bundle.add_event("E9", date="2003-06-01", format="standard", k="16")
+    bundle.add_match("E9", 1, "1001", "1002", 2, 0, 0)
+    bundle_rated(bundle)
+
+
+def file_bytes(category: Category) -> bytes:
+    with default_storage.open(category.history_file, "rb") as stored:
+        return stored.read()
+
+
+def correction_published(match, result: Result) -> None:
+    """The correction, its recompute job and the job after it (which writes the file), as the job worker runs them."""
+    corrections.match_correct(match=match, result=result, reason="Slips swapped.", by=AdminFactory())
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="written in part where new rows take new ids")
+@pytest.mark.django_db(transaction=True)
+def test_after_a_correction_only_the_parts_from_its_first_rewritten_row_are_written_again(
+    client, a_later_event_rated, monkeypatch
+):
+    history_file_write(category=constructed())
+    before = file_bytes(constructed())
+    written_after = []  # the last seq each file write kept: its rows are written from the next one on
+    copied = downloads._rows_copied
+
+    def rows_copied(category, raw, parts):
+        written_after.append(parts.last_seq)
+        copied(category, raw, parts)
+
+    monkeypatch.setattr(downloads, "_rows_copied", rows_copied)
+
+    correction_published(the_match("E9", 1, "1001"), Result(0, 2))  # the last event's only match (seq 6)
+
+    after = constructed()
+    starts = after.history_file_parts["starts"]
+    assert [start[0] for start in starts] == [1, 2, 3, 4, 5, 6]  # a part for each rated match
+    kept_up_to = starts[-1][1]  # E9's part begins here: everything before it is the old file's bytes
+    assert file_bytes(after)[:kept_up_to] == before[:kept_up_to] and file_bytes(after) != before
+    assert written_after == [5]  # E1's five matches kept, E9's written again
+    in_part = downloaded(client)
+    assert [(row[6], row[10]) for row in in_part[-2:]] == [("1001", "0"), ("1002", "1")]  # the result corrected
+    Category.objects.filter(pk=after.pk).update(history_file_version=None, history_file_parts=None)
+    history_file_write(category=constructed())  # the same history written whole
+    assert downloaded(client) == in_part
+    assert constructed().history_file_rows == after.history_file_rows == 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_file_after_a_players_new_name_shows_it_on_every_row(client, a_later_event_rated):
+    history_file_write(category=constructed())
+    alice = player("1001")
+    Player.objects.filter(pk=alice.pk).update(name="Alice Armstrong")
+    participant_lists_refresh(participant_id=alice.participant_id)  # as an accepted correction of her details
+
+    correction_published(the_match("E9", 1, "1001"), Result(0, 2))  # rewrites from the last match only
+
+    rows = downloaded(client)[1:]
+    assert len(rows) == 12
+    assert {row[7] for row in rows if row[6] == "1001"} == {"Alice Armstrong"}  # in E1's rows too

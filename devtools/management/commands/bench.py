@@ -86,8 +86,13 @@ class Command(BaseCommand):
             figures.append(benchmark.Figure(name, cleanup, limit=list_limit))
 
         since = benchmark.last_week(Category.objects.get(slug="constructed"))
+        # The job after a publication writes the list's history file: whole after a full recompute, in part after
+        # a correction (ratings.services.downloads).
+        whole = benchmark.Figure("  constructed's history file, written whole", benchmark.history_file_written())
         corrected = benchmark.correction_published(since)
         self.stdout.write(f"Corrected: {corrected.match}; runs {[run.pk for run in corrected.runs]}")
+        in_part = benchmark.Figure("  its history file after the correction", benchmark.history_file_written())
+        whole.limit = in_part.limit = median.limit
         correction = benchmark.Figure(
             "a correction last week, published with composite", corrected.seconds, target="<= 5 % of full"
         )
@@ -97,7 +102,7 @@ class Command(BaseCommand):
             f"recompute_ratings --since {since}, every list", benchmark.reported_total(output), peak, "<= 10 % of full"
         )
         incremental.limit = median.limit
-        figures += [correction, incremental]
+        figures += [correction, whole, in_part, incremental]
 
         self.figures_write(limit, figures, title=f"limit ({limit_name(first)}), first")
         self.stdout.write(f"{'every list, median of the ratios':56} {'':9} {median.seconds / median.limit:8.2f}")

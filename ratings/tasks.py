@@ -14,6 +14,7 @@ from django_tasks import task
 from ratings.models import Category, RecomputeStatus, Ruleset
 from ratings.services.downloads import history_file_write
 from ratings.services.lists import participant_lists_refresh
+from ratings.services.recompute import lists_vacuum
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
 from ratings.snapshots import month_end_snapshots_write, snapshot_rows_tidy
 
@@ -48,6 +49,7 @@ def published_list_extras_task(category_id: int) -> None:
     derived = [
         each for each in Category.objects.filter(ruleset=Ruleset.DERIVED) if category.slug in each.component_list
     ]
+    lists_vacuum(categories=[category, *derived])  # rewritten in part by a recompute from a date
     month_end_snapshots_write(categories=[category, *derived])
     try:  # the history just published (history_file_write skips a file already of the current history)
         history_file_write(category=category)

@@ -36,6 +36,7 @@ from ratings.services.recompute import (
     category_recompute,
     derived_list_follow,
     derived_lists_follow,
+    lists_vacuum,
     recompute_tidy,
 )
 
@@ -111,6 +112,8 @@ def lists_recompute(
             category_recompute(category=each, since=since)
             seconds += time.monotonic() - started
             followed.append(each)
+    if since is not None:  # lists rewritten in part, whose pages no job after this marks (recompute_tidy)
+        lists_vacuum(categories=[one.category for one in done] + followed)
     return ListsRecomputed(done, followed, seconds)
 
 

@@ -152,8 +152,8 @@ def derived_list_follow(*, derived: Category, results: list[RecomputeResult]) ->
     with transaction.atomic():
         derived = Category.objects.select_for_update(no_key=True).get(pk=derived.pk)
         _derived_list_refresh(derived, since=since, changed=changed, aside=alone)
-    if category_tables.swaps_tables() and not connection.in_atomic_block:
-        category_tables.vacuum(CurrentRating, derived.pk)  # as recompute_tidy does for its components' lists
+    if changed is None:  # swapped in whole; rows rewritten in place are left to lists_vacuum, as its components'
+        lists_vacuum(categories=[derived])
     return True
 
 
@@ -321,6 +321,10 @@ def recompute_tidy(*, category: Category, result: RecomputeResult) -> None:
     Otherwise the next recompute of the category writes the same keys again
     and PostgreSQL's indexes check each one against its dead predecessor.
     Runs once the new history is committed (VACUUM cannot run in a transaction).
+    Today's list rewritten in part (a recompute from a date) is left to
+    lists_vacuum, which the job after the publication calls
+    (ratings.tasks.published_list_extras_task): the run ends, and the next
+    correction queued starts, without waiting for it.
     """
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return
@@ -330,7 +334,18 @@ def recompute_tidy(*, category: Category, result: RecomputeResult) -> None:
     elif result.entries_written >= VACUUM_AFTER_ROWS:
         with connection.cursor() as cursor:
             cursor.execute(f"VACUUM (ANALYZE) {RatingEntry._meta.db_table}")
-    category_tables.vacuum(CurrentRating, category.pk)  # deep pages of today's list read by their keys
+    if result.since is None:
+        lists_vacuum(categories=[category])
+
+
+def lists_vacuum(*, categories) -> None:
+    """Mark the pages of today's lists of `categories` all visible (category_tables.vacuum), so that deep pages
+    read by their keys find them in the index without visiting each row: after a list is swapped in (no page
+    marked) or rewritten in part (the pages touched unmarked). Outside a transaction, on PostgreSQL."""
+    if not category_tables.swaps_tables() or connection.in_atomic_block:
+        return
+    for category in categories:
+        category_tables.vacuum(CurrentRating, category.pk)
 
 
 def _elo_recompute(

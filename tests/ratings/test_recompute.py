@@ -21,9 +21,11 @@ from ratings import category_tables
 from ratings.engine import expected_score
 from ratings.models import CurrentRank, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.services.recompute import category_recompute
-from ratings.services.runs import recompute_run_execute
+from ratings.services.runs import recompute_enqueue, recompute_run_execute
+from ratings.tasks import published_list_extras_task, recompute_task
 from tests.bundles import Bundle
 from tests.ratings.recompute_worlds import (
+    E1_DATE,
     EXACT,
     a_ruleset_category,
     a_world,
@@ -280,6 +282,37 @@ def test_a_recompute_that_marks_many_events_rated_leaves_statistics_of_the_event
             cursor.execute("SELECT 1 FROM pg_stats WHERE tablename = 'events_event' AND attname = 'status'")
             assert cursor.fetchone() == (1,)
     finally:  # the committed partitions of the list's own tables outlive the test's flush: gone, for the next tests
+        with connection.cursor() as cursor:
+            for model in (RatingEntry, CurrentRating, CurrentRank):
+                cursor.execute(f"DROP TABLE IF EXISTS {category_tables.partition_name(model, constructed.pk)}")
+
+
+def last_marked(table: str):
+    """When VACUUM last marked the table's pages all visible (None: never)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT last_vacuum FROM pg_stat_user_tables WHERE relname = %s", [table])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db(transaction=True)  # VACUUM runs outside a transaction
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's visibility map")
+def test_a_list_rewritten_in_part_has_its_pages_marked_by_the_job_after_the_publication(tmp_path):
+    import_default_bundle(tmp_path)
+    constructed = category("constructed")
+    listed = category_tables.partition_name(CurrentRating, constructed.pk)
+    try:
+        category_recompute(category=constructed)
+        swapped_in = last_marked(listed)
+        assert swapped_in is not None  # a list swapped in whole is marked as it is published
+        run = recompute_enqueue(category=constructed, since=E1_DATE, reason="a result corrected")
+
+        recompute_task.call(run.pk)
+
+        assert RecomputeRun.objects.get(pk=run.pk).status == RecomputeStatus.DONE
+        assert last_marked(listed) == swapped_in  # the run ends, and the next one starts, without it
+        published_list_extras_task.call(constructed.pk)
+        assert last_marked(listed) > swapped_in
+    finally:
         with connection.cursor() as cursor:
             for model in (RatingEntry, CurrentRating, CurrentRank):
                 cursor.execute(f"DROP TABLE IF EXISTS {category_tables.partition_name(model, constructed.pk)}")

@@ -197,8 +197,8 @@ def _rows_copied(category: Category, raw, parts: _Parts) -> None:
     takes a fraction of what Python takes. Its floats are the shortest text that reads back exactly
     (extra_float_digits 1, the default), as `_number` writes them."""
     # The category's own partitions where they exist: through the parents, which have no statistics of their own,
-    # PostgreSQL expected billions of rows from the joins and looked each name up by index (3.2 s at a million
-    # matches, and 0.6 s compiling the query); on the partitions it hashes today's list once (1.0 s).
+    # PostgreSQL expected billions of rows from the joins and looked each name up by index, two lookups a row
+    # (3.2 s at a million matches); on the partitions it hashes today's list once (1.0 s).
     history, listed = (_own_table(model, category.pk) for model in (RatingEntry, CurrentRating))
     events = Event._meta.db_table
     sql = f"""
@@ -219,9 +219,8 @@ def _rows_copied(category: Category, raw, parts: _Parts) -> None:
     part = _Part(raw, parts)
     row = b""
     with transaction.atomic(), connection.cursor() as cursor:
-        # For this transaction: memory to sort the rows without spilling to disk, and no compiling of the query
-        # (PostgreSQL judged it worth 0.1-0.6 s by the rows it expected).
-        cursor.execute("SELECT set_config('work_mem', '128MB', true), set_config('jit', 'off', true)")
+        # Memory to sort the rows without spilling to disk, for this transaction.
+        cursor.execute("SELECT set_config('work_mem', '128MB', true)")
         with cursor.cursor.copy(sql) as copy:
             for block in copy:  # a row each: PostgreSQL sends a row of COPY ... TO in a message of its own
                 row = bytes(block)

@@ -169,6 +169,8 @@ RANKS_AT = [at for at, name in enumerate(CURRENT_FIELDS) if name.endswith("_rank
 TODAY_RANKS_AT = [CURRENT_FIELDS.index(f"{level}_rank") for level in RANK_LEVELS]
 PLACES_AT = slice(CURRENT_FIELDS.index("country"), CURRENT_FIELDS.index("region") + 1)
 PREVIOUS_AT = slice(CURRENT_FIELDS.index("previous_rating"), CURRENT_FIELDS.index("previous_region_rank") + 1)
+PREVIOUS_RANKED_AT = CURRENT_FIELDS.index("previous_ranked")
+PREVIOUS_RANKS_AT = [CURRENT_FIELDS.index(f"previous_{level}_rank") for level in RANK_LEVELS]
 
 
 def current_ratings_update(
@@ -214,10 +216,17 @@ def current_ratings_update(
         if old is not None:
             for at in RANKS_AT:  # the ranks stay until the recount finds they moved
                 row[at] = old[at]
-            if tuple(row[PLACES_AT]) != old[PLACES_AT]:  # moved away: ranked afresh where it is now, if ranked
+            moved = tuple(row[PLACES_AT]) != old[PLACES_AT]
+            if moved or not current.ranked:
+                # Moved away, or no longer ranked: no ranks (and no CurrentRank row) until the recount, which
+                # counts the ranked rows only, ranks it where it is now, if ranked.
+                if moved or any(row[at] is not None for at in TODAY_RANKS_AT):
+                    moved_away.append(participant)
                 for at in TODAY_RANKS_AT:
                     row[at] = None
-                moved_away.append(participant)
+            if not row[PREVIOUS_RANKED_AT]:  # not ranked at last month's end: no ranks then
+                for at in PREVIOUS_RANKS_AT:
+                    row[at] = None
             if tuple(row) == old:
                 continue
             replaced.append(row_id)
@@ -276,37 +285,27 @@ def current_ranks_recount(*, category: Category, previous: bool = False) -> None
     correction moves a few thousand ranks of 30,000-60,000 ranked rows: in
     Python the count took about half as long as the database's four rank
     windows (a window per level, each sorting the list), 110 against 200-250 ms
-    for constructed at a million matches.
+    for constructed at a million matches. A row not ranked has no ranks already
+    (current_ratings_update writes it so): the count has only the ranked to read.
     """
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # Memory for sorting last month's ratings (today's are read along the list's index), for this
             # transaction: with the default 4 MB a list of 50,000 rows spills to disk.
             cursor.execute("SELECT set_config('work_mem', '64MB', true)")
-        unranked = _ranks_moved(cursor, category, rating="rating", ranked="ranked", prefix="", copied=True)
+        _ranks_moved(cursor, category, rating="rating", ranked="ranked", prefix="", copied=True)
         if previous:  # last month's ranks have no CurrentRank rows
             _ranks_moved(cursor, category, rating="previous_rating", ranked="previous_ranked", prefix="previous_")
-        _current_ranks_replace(category, unranked, [])
 
 
 MOVED_RANKS = "moved_ranks"  # a scratch table shaped like CurrentRank's rows, for the ranks a recount moved
 
 
-def _ranks_moved(
-    cursor, category: Category, rating: str, ranked: str, prefix: str, *, copied: bool = False
-) -> list[int]:
-    """Rewrite the ranks (the columns `prefix`world_rank ...) of the list's rows where they moved, and with
-    `copied` their CurrentRank rows; returns the participants no longer ranked, whose ranks were cleared."""
+def _ranks_moved(cursor, category: Category, rating: str, ranked: str, prefix: str, *, copied: bool = False) -> None:
+    """Rewrite the ranks (the columns `prefix`world_rank ...) of the list's ranked rows where they moved, and with
+    `copied` their CurrentRank rows."""
     table = CurrentRating._meta.db_table
     columns = [f"{prefix}{level}_rank" for level in RANK_LEVELS]
-    # Ranked until now, no longer: no ranks. Apart, so that the count below counts only the ranked rows.
-    cursor.execute(
-        f"UPDATE {table} SET {', '.join(f'{column} = NULL' for column in columns)}"
-        f" WHERE category_id = %s AND NOT {ranked} AND ({' OR '.join(f'{column} IS NOT NULL' for column in columns)})"
-        " RETURNING participant_id",
-        [category.pk],
-    )
-    unranked = [participant for (participant,) in cursor.fetchall()]
     places = [list_column(level) for level in RANK_LEVELS[1:]]
     cursor.execute(
         f"SELECT participant_id, {', '.join(places)}, {rating}, {', '.join(columns)} FROM {table}"
@@ -320,7 +319,7 @@ def _ranks_moved(
         (category.pk, row[0], *row[1:4], *ranks) for row, ranks in zip(rows, counted, strict=True) if ranks != row[5:]
     ]
     if not moved:
-        return unranked
+        return
     ranks_table = CurrentRank._meta.db_table
     names = [list_column(name) for name in RANK_FIELDS]
     cursor.execute(f"DROP TABLE IF EXISTS {MOVED_RANKS}")
@@ -339,7 +338,6 @@ def _ranks_moved(
             f" ON CONFLICT (category_id, participant_id) DO UPDATE SET {updated}"
         )
     cursor.execute(f"DROP TABLE {MOVED_RANKS}")
-    return unranked
 
 
 def _current_ranks_replace(category: Category, participants: list[int], ranks: list[tuple]) -> None:

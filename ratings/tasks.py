@@ -40,7 +40,8 @@ def recompute_task(run_id: int) -> dict:
 @task(priority=AFTER_PUBLICATION_PRIORITY)
 def published_list_extras_task(category_id: int) -> None:
     """What a list's publication makes stale, written after it so that no visitor waits: the list and those
-    derived from it at the last two month ends, and the list's whole history to download.
+    derived from it at the last two month ends, and the list's whole history to download; first, the pages of
+    those lists that a recompute from a date rewrote, marked all visible again (lists_vacuum).
 
     A job of its own, after any recompute waiting: a correction queued meanwhile is published first (at a
     million matches these take seconds, and much longer under load).

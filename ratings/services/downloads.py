@@ -28,7 +28,7 @@ import csv
 import gzip
 import io
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.files import File
 from django.core.files.storage import default_storage
@@ -97,14 +97,11 @@ class _Parts:
 
     day: str  # the day the file was last written whole: its names are of that day's lists
     list_edits: int  # the category's list_edits then
-    starts: list = None  # [first seq, byte offset, rows before] of each part of rows, in order
+    starts: list = field(default_factory=list)  # [first seq, byte offset, rows before] of each part, in order
     size: int = 0  # the bytes kept from the file it replaces
     rows: int = 0
     last_id: int = 0  # the largest history id when the file was begun: a larger one is a row written since
     last_seq: int = 0  # the last seq written
-
-    def __post_init__(self):
-        self.starts = self.starts or []
 
     def stored(self) -> dict | None:
         if connection.vendor != "postgresql":

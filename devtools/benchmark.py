@@ -34,7 +34,7 @@ from devtools.demo import demo_bundle_write
 from events.models import Match
 from ratings.models import Category, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.selectors.history import category_events
-from ratings.services.downloads import history_file_write
+from ratings.services.downloads import history_files_refresh
 from ratings.services.runs import recompute_run_execute
 
 # The one-list world (--one-list): one category holding every individual Magic match, so the bench
@@ -417,11 +417,11 @@ def correction_published(since: date, *, slug: str = "constructed") -> Corrected
     return Corrected(described, seconds, runs)
 
 
-def history_file_written(slug: str = "constructed") -> float:
-    """Seconds to write the list's history file as the job after a publication does (ratings.services.downloads)."""
-    category = Category.objects.get(slug=slug)
+def history_files_written() -> float:
+    """Seconds to write every history file not of its list's current history, as the jobs after the lists'
+    publications do (ratings.services.downloads)."""
     started = time.monotonic()
-    history_file_write(category=category)
+    history_files_refresh()
     return time.monotonic() - started
 
 
@@ -436,7 +436,7 @@ __all__ = [
     "bundle_prepare",
     "correction_published",
     "data_directory",
-    "history_file_written",
+    "history_files_written",
     "last_week",
     "last_week_correction",
     "limit_lists_measure",

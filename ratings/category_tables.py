@@ -379,6 +379,16 @@ def partition_exists(model, category_id: int) -> bool:
         return _exists(cursor, partition_name(model, category_id))
 
 
+def rows_table(model, category_id: int) -> str:
+    """The table to read the category's rows of `model` from: its partition where it has one, else the model's
+    table. A statement joining partitioned tables is planned from their partitions' statistics only when it
+    names the partitions: the parents have none (PostgreSQL takes them only when a parent itself is analyzed),
+    and through them a join of the history with today's list was expected to give billions of rows."""
+    if partition_exists(model, category_id):
+        return partition_name(model, category_id)
+    return model._meta.db_table
+
+
 def _exists(cursor, table: str) -> bool:
     cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [table])
     return cursor.fetchone()[0]

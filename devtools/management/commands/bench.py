@@ -86,12 +86,12 @@ class Command(BaseCommand):
             figures.append(benchmark.Figure(name, cleanup, limit=list_limit))
 
         since = benchmark.last_week(Category.objects.get(slug="constructed"))
-        # The job after a publication writes the list's history file: whole after a full recompute, in part after
-        # a correction (ratings.services.downloads).
-        whole = benchmark.Figure("  constructed's history file, written whole", benchmark.history_file_written())
+        # The job after a publication writes the list's history file: whole after a full recompute (every Elo
+        # list's here), in part after a correction (constructed's) (ratings.services.downloads).
+        whole = benchmark.Figure("  every list's history file, written whole", benchmark.history_files_written())
         corrected = benchmark.correction_published(since)
         self.stdout.write(f"Corrected: {corrected.match}; runs {[run.pk for run in corrected.runs]}")
-        in_part = benchmark.Figure("  its history file after the correction", benchmark.history_file_written())
+        in_part = benchmark.Figure("  the history file after the correction", benchmark.history_files_written())
         whole.limit = in_part.limit = median.limit
         correction = benchmark.Figure(
             "a correction last week, published with composite", corrected.seconds, target="<= 5 % of full"

@@ -95,6 +95,11 @@ class BundleWriter(ResultsWriting):
         they can be written while the results are checked (organize.importer.results_import)."""
         self.write_categories()
         self._listed_player_ids = self.write_listed_players()
+        if not self.dry_run:
+            # Their statistics now, while the results are still being checked, not on the way to the commit
+            # (0.17 s of a first import of 100,000 players).
+            players = self.report.players
+            statistics_refresh({Player: players.created + players.updated, Participant: players.created})
         self.phases.lap("players written")
 
     def write(self) -> ImportReport:
@@ -116,17 +121,12 @@ class BundleWriter(ResultsWriting):
         return self.report
 
     def _bulk_written(self) -> dict:
-        """Rows written per table this import wrote to in bulk (model -> rows)."""
+        """Rows written per table this import wrote to in bulk since the players (model -> rows): those of the
+        players and their participants had their statistics taken when written (write_listed)."""
         report = self.report
-        written = {
-            Player: report.players,
-            Team: report.teams,
-            Event: report.events,
-            Match: report.matches,
-            Standing: report.standings,
-        }
+        written = {Team: report.teams, Event: report.events, Match: report.matches, Standing: report.standings}
         rows = {model: tally.created + tally.updated + tally.deleted for model, tally in written.items()}
-        rows[Participant] = report.players.created + report.teams.created
+        rows[Participant] = report.teams.created
         return rows
 
     def _new_participants(self, kind: str, number: int) -> list[int]:

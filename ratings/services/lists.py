@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from lib.bulk import chunked, insert_rows
+from lib.bulk import chunked, insert_rows, rows_read
 from lib.lookups import any_of
 from players import geography
 from ratings import category_tables
@@ -307,12 +307,12 @@ def _ranks_moved(cursor, category: Category, rating: str, ranked: str, prefix: s
     table = CurrentRating._meta.db_table
     columns = [f"{prefix}{level}_rank" for level in RANK_LEVELS]
     places = [list_column(level) for level in RANK_LEVELS[1:]]
-    cursor.execute(
+    rows = rows_read(
+        cursor,
         f"SELECT participant_id, {', '.join(places)}, {rating}, {', '.join(columns)} FROM {table}"
         f" WHERE category_id = %s AND {ranked} ORDER BY {rating} DESC",
         [category.pk],
     )
-    rows = cursor.fetchall()
     counted = level_ranks((row[4], row[1:4]) for row in rows)
     # As CurrentRank's rows (RANK_FIELDS): the category, the participant, its places and its ranks.
     moved = [

@@ -47,7 +47,9 @@ def in_window(event_date: date, on: date, months: int) -> bool:
 
 def vekn_rating(scores: Iterable[tuple[date, float]], *, on: date, window_months: int = 18, best_of: int = 8) -> float:
     """The sum of the best `best_of` event scores among events in the window ending on `on`."""
-    counted = sorted((points for day, points in scores if in_window(day, on, window_months)), reverse=True)
+    # The window's start once, not once an event (in_window): a list's standings ask for every player's rating.
+    start = months_before(on, window_months)
+    counted = sorted((points for day, points in scores if start < day <= on), reverse=True)
     return sum(counted[:best_of])
 
 
@@ -61,4 +63,5 @@ def vekn_counting_events(
 
 def vekn_is_active(event_dates: Iterable[date], *, on: date, inactivity_months: int = 12) -> bool:
     """Ranked on `on` only with an event in the `inactivity_months` months up to `on`."""
-    return any(in_window(day, on, inactivity_months) for day in event_dates)
+    start = months_before(on, inactivity_months)
+    return any(start < day <= on for day in event_dates)

@@ -82,7 +82,8 @@ def table_like(model, name: str, *, fillfactor: int = 100) -> str:
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {staging}")
         cursor.execute(
-            f"CREATE TABLE {staging} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)"
+            # Generated columns as well (today's lists' folded names): a partition must compute them as its parent.
+            f"CREATE TABLE {staging} (LIKE {parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED)"
             f" WITH (fillfactor = {int(fillfactor)})"
         )
         # The sequence's name is looked up once: as part of the default it

@@ -309,6 +309,13 @@ class CurrentRating(models.Model):
     participant = _derived_reference("players.Participant", db_index=False)
     display_id = BytewiseCharField(max_length=200, help_text="Membership number; for a team its members' numbers.")
     name = models.CharField(max_length=200)
+    # The name as searches compare it (players.search), folded by the database as each row is written: the
+    # search's trigram index then holds a column, not an expression whose every match is folded again to be
+    # checked (a common first name at ten million matches: 6,225 names, 18 ms of the page), and is built
+    # without folding each name (2.4 -> 1.3 s for a list of 473,000 rows).
+    name_folded = models.GeneratedField(
+        expression=FoldName("name"), output_field=models.CharField(max_length=200), db_persist=True
+    )
     country = BytewiseCharField(max_length=2, blank=True)
     continent = BytewiseCharField(max_length=2, blank=True)
     region = BytewiseCharField(max_length=6, blank=True)
@@ -350,10 +357,10 @@ class CurrentRating(models.Model):
             # sorted whole on every page: page 2 in 0.3 ms instead of 12-40 ms at 40,000 ranked.
             models.Index(fields=["category", "ranked", "name", "display_id", "id"], name="current_world_by_name"),
             # The ranking pages' name search (ratings.selectors.rankings._search_condition): the words of a
-            # folded name (players.search). On PostgreSQL only (migrations 0010, 0018, 0020, 0027 and 0028);
+            # folded name (players.search). On PostgreSQL only (migrations 0010, 0018, 0020, 0027, 0028, 0030);
             # each category's partition has its own copy, which ratings.category_tables builds from this
             # one's definition in the database.
-            PostgresOnlyGinIndex(OpClass(FoldName("name"), name="gin_trgm_ops"), name="current_search_trgm"),
+            PostgresOnlyGinIndex(OpClass("name_folded", name="gin_trgm_ops"), name="current_search_trgm"),
             # The same search by the start of a membership number, in any case: a range of this index (byte
             # order, BytewiseCharField). In the trigram index beside the names it took as long to build as
             # they did (0.26 s a list of 48,000 rows, against 0.03 s); a team list's search for a number

@@ -18,13 +18,12 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import CharField, Count, F, Max, OrderBy, OuterRef, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Concat
-from django.db.models.lookups import Contains
 from django.utils import timezone
 
 from lib.lookups import any_of
 from lib.throttle import budget_spend
 from players.models import Player, Team
-from players.search import FoldName, query_words
+from players.search import query_words
 from players.selectors import player_matches
 from ratings.models import Category, CurrentRank, CurrentRating, SnapshotRating
 from ratings.selectors.lists import LEVEL_RANK
@@ -335,7 +334,7 @@ def _search_condition(category: Category, text: str) -> Q:
         return number
     named = Q()
     for word in words:
-        named &= Q(Contains(FoldName("name"), word))
+        named &= Q(name_folded__contains=word)
     return named | number
 
 

@@ -10,7 +10,7 @@ from django_countries.fields import CountryField
 from lib.indexes import PostgresOnlyGinIndex, trigram_search_index
 from players import geography
 from players.names import validate_name
-from players.search import FoldName
+from players.search import name_folded_field
 
 MEMBERSHIP_NUMBER_PATTERN = r"^[A-Za-z0-9-]{1,32}$"
 membership_number_validator = RegexValidator(
@@ -59,9 +59,7 @@ class Player(models.Model):
     # The name as searches compare it (players.search), kept by the database: a search's candidates are
     # compared as stored, not folded again one by one (4,000 "daniel"s folded cost 8 ms; a search of one or
     # two letters, which trigrams cannot narrow, folded every player: 70 ms at 100,000 players).
-    name_folded = models.GeneratedField(
-        expression=FoldName("name"), output_field=models.CharField(max_length=200), db_persist=True
-    )
+    name_folded = name_folded_field("name")
     country = CountryField(blank=True, db_index=True)
     region = models.CharField(max_length=6, blank=True, db_index=True, help_text="ISO 3166-2 code, e.g. DE-BY.")
     # A player an organizer registers with a draft's results is theirs alone until the event is submitted

@@ -11,7 +11,7 @@ Their rules agree on the letters names hold (tests/players/test_search.py).
 
 import unicodedata
 
-from django.db.models import CharField, Func
+from django.db.models import CharField, Func, GeneratedField
 
 # Letters that no decomposition takes apart, as PostgreSQL's unaccent rules write them.
 _LETTERS = str.maketrans(
@@ -62,6 +62,12 @@ class FoldName(Func):
 
     function = "fold_name"
     output_field = CharField()
+
+
+def name_folded_field(source: str = "name", *, max_length: int = 200) -> GeneratedField:
+    """A column the database keeps: the `source` column folded as searches compare it (a player's name, a
+    name in today's lists), so that a search's candidates are compared as stored, not folded one by one."""
+    return GeneratedField(expression=FoldName(source), output_field=CharField(max_length=max_length), db_persist=True)
 
 
 # How alike a word of a search and a word of a name must be for a search that found nothing as typed: pg_trgm's

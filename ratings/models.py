@@ -8,7 +8,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from lib.fields import BytewiseCharField
 from lib.indexes import PostgresOnlyGinIndex
-from players.search import FoldName
+from players.search import name_folded_field
 
 
 class Ruleset(models.TextChoices):
@@ -313,9 +313,7 @@ class CurrentRating(models.Model):
     # search's trigram index then holds a column, not an expression whose every match is folded again to be
     # checked (a common first name at ten million matches: 6,225 names, 18 ms of the page), and is built
     # without folding each name (2.4 -> 1.3 s for a list of 473,000 rows).
-    name_folded = models.GeneratedField(
-        expression=FoldName("name"), output_field=models.CharField(max_length=200), db_persist=True
-    )
+    name_folded = name_folded_field("name")
     country = BytewiseCharField(max_length=2, blank=True)
     continent = BytewiseCharField(max_length=2, blank=True)
     region = BytewiseCharField(max_length=6, blank=True)

@@ -71,8 +71,9 @@ def rows_read(cursor, sql: str, params) -> list[tuple]:
         return cursor.fetchall()
     import psycopg
 
-    # A server-side binding cursor: Django's own (client-side binding) cannot ask for binary results.
-    with psycopg.Cursor(cursor.connection) as binary:
+    # A server-side binding cursor: Django's own (client-side binding) cannot ask for binary results. Its errors
+    # are Django's, as those of every other read.
+    with connection.wrap_database_errors, psycopg.Cursor(cursor.connection) as binary:
         binary.execute(sql, params, binary=True)
         return binary.fetchall()
 

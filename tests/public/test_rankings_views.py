@@ -15,12 +15,12 @@ from django.utils import timezone
 from devtools.demo import demo_bundle_write
 from organize.importer import results_import
 from players.formatting import day
-from players.models import Team
+from players.models import Player, Team
 from public import conditional
 from ratings.engine import expected_score
 from ratings.models import Category, CurrentRating, RankingSnapshot, SnapshotRating
 from ratings.selectors.lists import ranking_list
-from ratings.services.lists import current_lists_refresh_stale, current_ratings_rebuild
+from ratings.services.lists import current_lists_refresh_stale, current_ratings_rebuild, participant_lists_refresh
 from ratings.snapshots import end_of_previous_month
 from tests.bundles import Bundle
 from tests.worlds import bundle_rated
@@ -159,6 +159,19 @@ def test_search_finds_by_name_or_number_and_keeps_the_rank(client, two_months_ra
     assert listed(by_number) == [("1005", 5)]
     assert listed(by_number_prefix) == [("1001", 1), ("1002", 2)]
     assert listed(client.get("/rankings/constructed/?q=005")) == []  # numbers match from their start
+
+
+def test_a_new_name_is_searched_folded_once_the_lists_take_it(client, two_months_rated):
+    """A player's corrected name reaches today's lists (participant_lists_refresh); the list keeps it folded, so
+    a search finds the new name, accents and case aside, and no longer the old."""
+    player = Player.objects.get(membership_number="1003")
+    old = player.name.split()[0]
+    Player.objects.filter(pk=player.pk).update(name="Zoë Ångström")
+    participant_lists_refresh(participant_id=player.participant_id)
+
+    assert listed(client.get("/rankings/constructed/?q=angstrom zoe")) == [("1003", 3)]
+    assert listed(client.get("/rankings/constructed/?q=ÅNGSTRÖM")) == [("1003", 3)]
+    assert listed(client.get(f"/rankings/constructed/?q={old}")) == []
 
 
 def test_sorting_by_a_column_keeps_the_ranks(client, two_months_rated):

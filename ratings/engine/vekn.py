@@ -1,7 +1,7 @@
 """V:EKN rating points (SPEC 3.4): points per event, and a rating from the best recent events."""
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 
@@ -40,16 +40,22 @@ def months_before(day: date, months: int) -> date:
     return date(year, month, min(day.day, last_day))
 
 
+def window(on: date, months: int) -> Callable[[date], bool]:
+    """Whether an event day counts on date `on`: in the `months` months up to and including `on`. The window's
+    start is found once, for every event tested against it (a list's standings test every player's events)."""
+    start = months_before(on, months)
+    return lambda event_date: start < event_date <= on
+
+
 def in_window(event_date: date, on: date, months: int) -> bool:
-    """Whether an event counts on date `on`: in the `months` months up to and including `on`."""
-    return months_before(on, months) < event_date <= on
+    """Whether an event counts on date `on` (window)."""
+    return window(on, months)(event_date)
 
 
 def vekn_rating(scores: Iterable[tuple[date, float]], *, on: date, window_months: int = 18, best_of: int = 8) -> float:
     """The sum of the best `best_of` event scores among events in the window ending on `on`."""
-    # The window's start once, not once an event (in_window): a list's standings ask for every player's rating.
-    start = months_before(on, window_months)
-    counted = sorted((points for day, points in scores if start < day <= on), reverse=True)
+    counts = window(on, window_months)
+    counted = sorted((points for day, points in scores if counts(day)), reverse=True)
     return sum(counted[:best_of])
 
 
@@ -57,11 +63,11 @@ def vekn_counting_events(
     scores: Iterable[tuple[date, float, int]], *, on: date, window_months: int = 18, best_of: int = 8
 ) -> list[tuple[date, float, int]]:
     """The (date, points, event id) that make up the rating on `on`, best first."""
-    window = [score for score in scores if in_window(score[0], on, window_months)]
-    return sorted(window, key=lambda score: (-score[1], score[0]))[:best_of]
+    counts = window(on, window_months)
+    counted = [score for score in scores if counts(score[0])]
+    return sorted(counted, key=lambda score: (-score[1], score[0]))[:best_of]
 
 
 def vekn_is_active(event_dates: Iterable[date], *, on: date, inactivity_months: int = 12) -> bool:
     """Ranked on `on` only with an event in the `inactivity_months` months up to `on`."""
-    start = months_before(on, inactivity_months)
-    return any(start < day <= on for day in event_dates)
+    return any(map(window(on, inactivity_months), event_dates))

@@ -1,4 +1,5 @@
-"""Bulk writes that stay fast at a million rows: COPY on PostgreSQL, batched inserts elsewhere."""
+"""Bulk writes and reads that stay fast at a million rows: COPY on PostgreSQL, batched inserts elsewhere; reads
+in binary on PostgreSQL."""
 
 from collections.abc import Iterable
 from contextlib import contextmanager

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.db.models import Min
 
 from events.models import Event, EventStatus
-from lib.bulk import chunked
+from lib.bulk import chunked, rows_read
 from ratings.engine import ParticipantState
 from ratings.models import Category, RatingEntry
 
@@ -84,16 +84,13 @@ def matches_in_rating_order(matches) -> MatchesInOrder:
 
 
 def _matches_packed(sql: str, params) -> array:
-    import psycopg
-
     packed_row = " || ".join(f"int8send(m.{column}::bigint)" for column in MATCH_COLUMNS)
     with transaction.atomic(), connection.cursor() as cursor:
         # The sort of a million matches fits in memory instead of spilling to disk.
         cursor.execute("SET LOCAL work_mem = '256MB'")
-        # A server-side binding cursor: only it returns the bytes as they are (no hex text to decode).
-        with psycopg.Cursor(cursor.connection) as binary:
-            binary.execute(f"SELECT string_agg({packed_row}, ''::bytea) FROM ({sql}) m", params, binary=True)
-            packed = binary.fetchone()[0] or b""
+        # Read in binary: the bytes as they are, no hex text to decode.
+        ((packed,),) = rows_read(cursor, f"SELECT string_agg({packed_row}, ''::bytea) FROM ({sql}) m", params)
+    packed = packed or b""
     values = array("q")
     values.frombytes(packed)
     del packed  # the array holds them now: at most two copies at once, never three

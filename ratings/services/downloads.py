@@ -63,8 +63,11 @@ def history_file_write(*, category: Category) -> bool:
     version = category.history_version
     if not has_history_file(category) or (category.history_file and category.history_file_version == version):
         return False
-    # Read first: a row written after this read has a larger id, so the next file writes it again.
-    last_id = RatingEntry.objects.filter(category=category).aggregate(last=Max("id"))["last"] or 0
+    # Read first: a row written after this read has a larger id, so the next file writes it again. Only where
+    # a file's parts are kept (_Parts.stored).
+    last_id = 0
+    if connection.vendor == "postgresql":
+        last_id = RatingEntry.objects.filter(category=category).aggregate(last=Max("id"))["last"] or 0
     with tempfile.TemporaryFile() as raw:
         parts = _parts_kept(category)
         if parts is None or not _kept_copied(category, parts, raw):

@@ -127,15 +127,19 @@ def _as_date(value) -> date:
     return value if isinstance(value, date) else date.fromisoformat(value)
 
 
-def _vekn_standings(category: Category, as_of: date | None) -> dict[int, Standing]:
+def vekn_standings(category: Category, as_of: date | None, participants: set[int] | None = None) -> dict[int, Standing]:
+    """Each participant's V:EKN points on `as_of` (default: today) from their event scores (of `participants`
+    only, when given)."""
     scores = EventScore.objects.filter(category=category)
     if as_of is None:
         as_of = timezone.localdate()  # points age out of the window, so "now" is today
     by_participant: dict[int, list[tuple[date, float]]] = {}
-    for participant, day, points in scores.filter(event_date__lte=as_of).values_list(
-        "participant_id", "event_date", "points"
-    ):
-        by_participant.setdefault(participant, []).append((day, points))
+    for chunk in [None] if participants is None else chunked(sorted(participants), 5000):
+        chosen = scores if chunk is None else scores.filter(any_of("participant_id", chunk))
+        for participant, day, points in chosen.filter(event_date__lte=as_of).values_list(
+            "participant_id", "event_date", "points"
+        ):
+            by_participant.setdefault(participant, []).append((day, points))
     window, best_of = category.window_months or 18, category.best_of or 8
     inactivity = category.inactivity_months
     suspended = suspended_participants(on=as_of)
@@ -179,7 +183,7 @@ def category_standings(*, category: Category, as_of: date | None = None) -> dict
     if category.ruleset == Ruleset.DERIVED:
         return _derived_standings(category, as_of)
     if category.ruleset == Ruleset.VEKN:
-        return _vekn_standings(category, as_of)
+        return vekn_standings(category, as_of)
     return elo_standings(category, as_of)
 
 

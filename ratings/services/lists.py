@@ -31,6 +31,7 @@ from ratings.selectors.lists import (
     participant_identities,
     ranking_rows,
     ranking_rows_from,
+    vekn_standings,
 )
 from ratings.services.derived_lists import (
     derived_list_in_sql,
@@ -245,6 +246,8 @@ def current_ratings_update(
 def _standings_of(category: Category, participants: set[int], *, as_of: date | None) -> dict:
     if category.ruleset == Ruleset.DERIVED:
         return _derived_standings_from_lists(category, participants, previous=as_of is not None)
+    if category.ruleset == Ruleset.VEKN:
+        return vekn_standings(category, as_of, participants)
     return elo_standings(category, as_of, participants)
 
 

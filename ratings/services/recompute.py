@@ -290,11 +290,12 @@ def _list_changed(
 
     A recompute from a date changes only the ratings of those who played since:
     their rows (and last month's standing, when the date reaches into it) are
-    refreshed and the ranks recounted. A full recompute, or a V:EKN list (whose
-    points age by the day), rebuilds the list.
+    refreshed and the ranks recounted. A full recompute rebuilds the list, and
+    so does one from a date when the list was built on an earlier day: a V:EKN
+    list's points age by the day, and last month's standings move with the month.
     """
     today = timezone.localdate()
-    incremental = changed is not None and since is not None and category.ruleset != Ruleset.VEKN
+    incremental = changed is not None and since is not None
     if incremental:
         # Read only here: a full recompute's transaction touches the shared list table first when it swaps.
         incremental = list_built_on(category) == today
@@ -468,6 +469,9 @@ def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
     if since is not None:
         scores = scores.filter(event_date__gte=since)
         standings = standings.filter(event__date__gte=since)
+        # Who had points from `since` on, and (below) who has them now: the rows of today's list that may change.
+        # Unordered: the model's order joins the events, and a removed event's scores must count too.
+        result.changed = set(scores.order_by().values_list("participant_id", flat=True).distinct())
     scores.delete()
     rows = []
     for event_id, day, players, level, participant, vp, gw, final in standings.values_list(
@@ -479,6 +483,8 @@ def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
              points.bonus)
         )  # fmt: skip
     result.matches_rated = len(rows)
+    if result.changed is not None:
+        result.changed |= {row[3] for row in rows}
     result.entries_written = insert_rows(
         EventScore,
         ["category", "event", "event_date", "participant", "points", "vp", "gw", "final", "players", "coefficient",

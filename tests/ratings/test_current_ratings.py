@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from devtools.demo import demo_bundle_write
-from events.models import Event, EventStatus, Match
+from events.models import Event, EventStatus, Match, Standing
 from organize.importer import results_import
 from players import geography
 from players.models import Participant, Player
@@ -245,6 +245,56 @@ def test_a_recompute_from_a_date_updates_the_list_as_a_rebuild_would(db, tmp_pat
 
     assert updated == _list_rows(constructed)
     assert _rounded(updated_composite) == _rounded(_list_rows(composite))
+
+
+@pytest.mark.parametrize("days_before_the_month", [0, 12], ids=["this month", "reaching into last month"])
+def test_a_vekn_recompute_from_a_date_updates_the_list_as_a_rebuild_would(
+    db, tmp_path, monkeypatch, days_before_the_month
+):
+    today = datetime.date.today()
+    demo_bundle_write(tmp_path, players=200, events=60, seed=8, start=today - datetime.timedelta(days=400), end=today)
+    results_import(source=tmp_path)
+    since = today.replace(day=1) - datetime.timedelta(days=days_before_the_month)
+    # A national championship on that date whose results are withdrawn later: its winner loses those points.
+    withdrawn = Standing.objects.filter(event__format="vtes").order_by("pk").first().participant_id
+    early = Event.objects.create(
+        name="Withdrawn", date=since, format="vtes", k=16, player_count=40, level="national",
+        status=EventStatus.SUBMITTED,
+    )  # fmt: skip
+    Standing.objects.create(event=early, participant_id=withdrawn, rank=1, vp=4, gw=2, final="winner")
+    call_command("recompute_ratings", stdout=None)
+    vtes = Category.objects.get(slug="vtes")
+    listed = CurrentRating.objects.filter(category=vtes, ranked=True).exclude(participant_id=withdrawn)
+    listed = listed.order_by("world_rank")
+    best, middle = listed.first(), listed[listed.count() // 2]
+    newcomer = Player.objects.exclude(participant__in=CurrentRating.objects.filter(category=vtes).values("participant"))
+    newcomer = newcomer.first().participant
+    # A national championship reported late on that date: the middle of the list wins it, the best comes last,
+    # and a player never listed before earns their first points.
+    late = Event.objects.create(
+        name="Late national", date=since, format="vtes", k=16, player_count=3, level="national",
+        status=EventStatus.SUBMITTED,
+    )  # fmt: skip
+    for rank, (participant, vp, final) in enumerate(
+        [(middle.participant_id, 5, "winner"), (newcomer.pk, 3, "finalist"), (best.participant_id, 0, "")], start=1
+    ):
+        Standing.objects.create(event=late, participant_id=participant, rank=rank, vp=vp, gw=1, final=final)
+    before = CurrentRating.objects.get(category=vtes, participant_id=withdrawn).rating
+    early.delete()
+
+    def no_rebuild(**kwargs):
+        raise AssertionError("a recompute from a date of a list built today must update it, not rebuild it")
+
+    monkeypatch.setattr(recompute, "current_ratings_rebuild", no_rebuild)
+    category_recompute(category=vtes, since=since)
+    monkeypatch.undo()
+    updated = _list_rows(vtes)
+    assert_ranks_follow_the_list(vtes)
+    assert newcomer.pk in {row[0] for row in updated}
+    assert CurrentRating.objects.get(category=vtes, participant_id=withdrawn).rating < before
+    current_ratings_rebuild(category=vtes)
+
+    assert updated == _list_rows(vtes)
 
 
 def assert_ranks_follow_the_list(category):

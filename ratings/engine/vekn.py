@@ -1,5 +1,6 @@
 """V:EKN rating points (SPEC 3.4): points per event, and a rating from the best recent events."""
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ def vekn_event_points(*, vp: float, gw: int, final: str, players: int, level: st
     return EventPoints(5.0 + 4.0 * float(vp) + 8.0 * gw + bonus, coefficient, bonus)
 
 
+@functools.lru_cache(maxsize=256)  # a list's standings ask it for the same day once per player
 def months_before(day: date, months: int) -> date:
     """The same day `months` calendar months earlier, clamped to the month's end (31 Aug - 6 = 28/29 Feb)."""
     month_index = day.year * 12 + day.month - 1 - months

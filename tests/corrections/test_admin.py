@@ -112,21 +112,30 @@ def test_changelist_and_change_page_load(admin_client, one_row_of_every_kind, mo
     assert admin_client.get(url(model, "change", rows[0].pk)).status_code == 200
 
 
+# Written only by the recompute, its jobs and the pages' past lists: the admin shows them and nothing more.
+RECOMPUTED = (
+    RatingEntry, EventScore, RecomputeRun, CurrentRating, CurrentRank, RankingSnapshot, OfficialList, SnapshotRating,
+)  # fmt: skip
+
+
 @pytest.mark.parametrize("model", OUR_MODELS, ids=lambda model: model._meta.label)
 def test_add_page_loads_unless_rows_come_from_elsewhere(admin_client, model):
-    derived = (
-        Participant,
-        RatingEntry,
-        EventScore,
-        RecomputeRun,
-        CurrentRating,
-        CurrentRank,
-        RankingSnapshot,
-        OfficialList,
-        SnapshotRating,
-    )
-    expected = 403 if model in derived else 200
+    expected = 403 if model in (Participant, *RECOMPUTED) else 200
     assert admin_client.get(url(model, "add")).status_code == expected
+
+
+@pytest.mark.parametrize("model", RECOMPUTED, ids=lambda model: model._meta.label)
+def test_rows_the_recompute_writes_cannot_be_deleted_in_the_admin(admin_client, one_row_of_every_kind, model):
+    page = admin_client.get(url(model, "changelist"))
+    row = listed(page)[0]
+    assert page.context["action_form"] is None, "no bulk deletion offered"
+    assert 'name="_selected_action"' not in page.content.decode()
+
+    assert admin_client.post(url(model, "delete", row.pk), {"post": "yes"}).status_code == 403
+    selected = {"action": "delete_selected", "_selected_action": [row.pk], "post": "yes"}
+    admin_client.post(url(model, "changelist"), selected)
+
+    assert model.objects.filter(pk=row.pk).exists()
 
 
 def test_participants_are_read_only(admin_client, one_row_of_every_kind):
@@ -140,6 +149,43 @@ def test_participant_changelist_says_what_each_participant_is(admin_client, one_
     response = admin_client.get(url(Participant, "changelist"))
     assert url(Player, "change", one_row_of_every_kind["alice"].pk) in response.content.decode()
     assert url(Team, "change", one_row_of_every_kind["team"].pk) in response.content.decode()
+
+
+def test_participants_are_listed_newest_first_and_found_by_a_players_or_teams_name_or_number(admin_client):
+    alice, alan = a_player("Alice Archer", membership_number="D100"), a_player("Alan Archer")
+    team = a_team("Archers", members=[alice, alan, a_player("Carol Cole")])
+    changelist = url(Participant, "changelist")
+
+    assert listed(admin_client.get(changelist)) == [
+        team.participant,
+        *(p.participant for p in Player.objects.order_by("-id")),
+    ]
+    # Each word anywhere in a name or a number, a team's included; what a search finds is listed by name.
+    found = [alan.participant, alice.participant, team.participant]
+    assert listed(admin_client.get(changelist, {"q": "archer"})) == found
+    assert listed(admin_client.get(changelist, {"q": "archer ali"})) == [alice.participant]
+    assert listed(admin_client.get(changelist, {"q": "d100"})) == [alice.participant, team.participant]
+    assert listed(admin_client.get(changelist, {"q": "archers"})) == [team.participant]
+
+
+def test_todays_lists_are_listed_best_first_list_by_list_and_filtered_by_their_continent(
+    admin_client, one_row_of_every_kind
+):
+    constructed = Category.objects.get(slug="constructed")
+    rows = listed(admin_client.get(url(CurrentRating, "changelist")))
+    assert [row.category_id for row in rows] == sorted(row.category_id for row in rows)
+    first = [row for row in rows if row.category_id == rows[0].category_id]
+    assert first == sorted(first, key=lambda row: (not row.ranked, -row.rating, row.name))
+
+    page = admin_client.get(
+        url(CurrentRating, "changelist"), {"continent": "EU", "category__id__exact": constructed.pk}
+    )
+    assert [row.name for row in listed(page)] == ["Alice Archer"]
+    assert "Oceania" in page.content.decode(), "every continent offered, whatever the rows hold"
+    alice = one_row_of_every_kind["alice"].participant
+    ranks = listed(admin_client.get(url(CurrentRank, "changelist"), {"continent": "EU"}))
+    assert {rank.participant for rank in ranks} == {alice}
+    assert listed(admin_client.get(url(CurrentRank, "changelist"), {"continent": "OC"})) == []
 
 
 def test_it_searches_players_by_membership_number_and_name(admin_client, one_row_of_every_kind):

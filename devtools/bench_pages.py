@@ -203,7 +203,8 @@ def _signed_in(user):
 def signed_in_pages_measure() -> list[PageFigure]:
     """The pages admins work in, signed in as one (every event is theirs): the organizers' event list; the
     admin's lists of matches, searched by the largest event's code and by a surname and narrowed to one of
-    its rounds; a match and its correction page; the events, the players and the rating history, searched."""
+    its rounds; a match and its correction page; the events, the players and the rating history, searched;
+    then the admin's list of every other kind of row."""
     from django.contrib.auth import get_user_model
 
     from events.models import Match
@@ -236,8 +237,24 @@ def signed_in_pages_measure() -> list[PageFigure]:
         ("admin: rating history", "/admin/ratings/ratingentry/"),
         (f"admin: rating history, search ({name!r})", f"/admin/ratings/ratingentry/?{urlencode({'q': name})}"),
     ]
+    pages += [(f"admin: {label}", url) for label, url in _other_admin_lists({url for _, url in pages})]
     with override_settings(DEBUG=False):
         return [page_measure(client, name, url, repeat=7) for name, url in pages]
+
+
+def _other_admin_lists(measured: set[str]) -> list[tuple[str, str]]:
+    """(the rows' name, the list's address) of every kind of row in the admin whose list is not in `measured`."""
+    from django.apps import apps
+    from django.contrib import admin
+    from django.urls import reverse
+
+    lists = []
+    for model in apps.get_models():
+        if admin.site.is_registered(model):
+            address = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+            if address not in measured:
+                lists.append((str(model._meta.verbose_name_plural), address))
+    return sorted(lists)
 
 
 def api_pages_measure() -> list[PageFigure]:

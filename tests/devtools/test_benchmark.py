@@ -131,6 +131,9 @@ def test_the_admins_pages_are_timed_signed_in_and_each_answers(world):
     assert names[0] == "organizers' event list (an admin: every event)"
     assert any(name.startswith("admin: matches, search for a surname") for name in names)
     assert any(name.startswith("admin: rating history, search") for name in names)
+    # Then every other list of the admin, the rows the recompute writes included.
+    assert {"admin: current ratings", "admin: participants", "admin: suspensions", "admin: users"} <= set(names)
+    assert "admin: rating entries" not in names  # timed above, as the rating history
     assert all(figure.median_ms > 0 and figure.queries > 0 for figure in figures)  # each answered 200, or it raised
 
 

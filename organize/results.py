@@ -116,10 +116,11 @@ def stored_results_rows(event: Event) -> dict[str, list[dict]]:
     return rows
 
 
-def stored_results(event: Event) -> dict[str, list[Row]]:
+def stored_results(event: Event, stored: dict[str, list[dict]] | None = None) -> dict[str, list[Row]]:
     """The stored results as rows, for checking them again against the event's current details; each named as
-    the organizer knows it (by round and pairing, by standing) rather than by a line of a file nobody sent."""
-    stored = stored_results_rows(event)
+    the organizer knows it (by round and pairing, by standing) rather than by a line of a file nobody sent.
+    `stored`: stored_results_rows(event), when the caller has read them."""
+    stored = stored_results_rows(event) if stored is None else stored
     # Translated once, not once a row: a big event's 3,700 labels.
     paired = _("Round %(round)s, %(player1)s vs %(player2)s")
     bye = _("Round %(round)s, %(player1)s vs bye")

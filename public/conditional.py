@@ -36,13 +36,9 @@ SITE_VERSION, e.g. the release's commit) when set, else a digest of the
 project's code, templates and static files, computed once per process.
 """
 
-import contextlib
-import functools
 import hashlib
-import os
 from collections.abc import Callable, Iterable
 from functools import wraps
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -52,12 +48,9 @@ from django.http import HttpResponse
 from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
+from lib.site_version import site_version
 from players.models import Player, Team
 from ratings.models import Category
-
-# What the digest of the deployed code reads, and what it leaves out (not served, or not ours).
-_CODE_SUFFIXES = (".py", ".html", ".txt", ".css", ".js", ".svg", ".po")
-_NOT_CODE = {"tests", "node_modules", "staticfiles", "__pycache__", "media"}
 
 # A page's state: what, besides the URL, the day, the language and the code, the page shows is at.
 PageState = Callable[..., Iterable | None]
@@ -136,27 +129,6 @@ def page_etag(request, state: Iterable) -> str:
     )
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
     return f'W/"{digest}"'
-
-
-def site_version() -> str:
-    """settings.SITE_VERSION, else a digest of the project's code, templates and static files."""
-    return settings.SITE_VERSION or _code_digest()
-
-
-@functools.cache
-def _code_digest() -> str:
-    """What this process serves, read once (about 2 MB, a few milliseconds): the same on every machine of a release."""
-    digest = hashlib.sha256()
-    base = Path(settings.BASE_DIR)
-    for folder, folders, files in os.walk(base):
-        folders[:] = sorted(name for name in folders if not name.startswith(".") and name not in _NOT_CODE)
-        for name in sorted(files):
-            if name.endswith(_CODE_SUFFIXES):
-                path = Path(folder, name)
-                digest.update(str(path.relative_to(base)).encode())
-                with contextlib.suppress(OSError):  # unreadable (a dangling link): its name alone
-                    digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _anonymous(request) -> bool:

@@ -157,6 +157,22 @@ def test_stored_results_that_no_longer_fit_are_shown_by_round_and_pairing(organi
     assert "Round 2, 1002 vs 1004 (player2_id): unknown team" in response.content.decode()
 
 
+def test_the_draft_page_shows_the_problems_of_the_results_as_they_are_at_every_view(organizer_client, event, players):
+    upload(organizer_client, event, matches=VALID_MATCHES)
+    page = f"/organize/events/{event.pk}/"
+
+    def problems(**headers) -> list[str]:
+        return [error.message for error in organizer_client.get(page, **headers).context["problems"]]
+
+    assert problems() == problems() == []
+    Event.objects.filter(pk=event.pk).update(player_count=3)  # the details changed, not through the site
+    assert problems() == ["3 players, but the results name 4 participants"]
+    assert problems(HTTP_ACCEPT_LANGUAGE="de") == ["3 Spieler, aber die Ergebnisse nennen 4 Teilnehmer"]
+    # The results changed behind the page's back: the fourth player's matches taken out, three are named.
+    Match.objects.filter(event=event, participant2__player__membership_number="1004").delete()
+    assert problems() == []
+
+
 def test_an_event_without_results_cannot_be_submitted(organizer_client, event):
     organizer_client.post(f"/organize/events/{event.pk}/submit/", {"confirm": "yes"})
 

@@ -123,6 +123,8 @@ class ParticipantAdmin(ParticipantSearch, admin.ModelAdmin):
     participant_lookup = "pk"
     list_select_related = ["player", "team"]
     ordering = ["kind", "player__name", "team__name", "id"]
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator  # a million at ten million matches: counted twice, 32 ms each
 
     def get_ordering(self, request):
         # By name what a search or an autocomplete finds; the whole list the newest first, along the key: by

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.admin.views.main import SEARCH_VAR
 from django.db.models import F, OrderBy
 
+from events.models import FinalPlacing
 from lib.admin_lists import EstimatedCountPaginator
 from players.admin import ContinentFilter, ParticipantSearch
 from ratings.models import (
@@ -107,6 +108,22 @@ class ListedContinentFilter(ContinentFilter):
         return queryset.filter(continent=continent)
 
 
+class FinalFilter(admin.SimpleListFilter):
+    """A V:EKN score's place in the final, among the places there are: not read from every score (`DISTINCT`,
+    26 ms at ten million matches)."""
+
+    title = "final"
+    parameter_name = "final"
+
+    def lookups(self, request, model_admin):
+        return FinalPlacing.choices
+
+    def queryset(self, request, queryset):
+        if self.value() is not None:
+            return queryset.filter(final=self.value())
+        return queryset
+
+
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Derived rows: written only by the recompute and the job workers, so the admin shows them and nothing more.
 
@@ -168,9 +185,11 @@ class RatingEntryAdmin(ParticipantSearch, ReadOnlyAdmin):
 @admin.register(EventScore)
 class EventScoreAdmin(ReadOnlyAdmin):
     list_display = ["event_date", "event", "participant", "points", "vp", "gw", "final", "players", "coefficient"]
-    list_filter = ["category", "final"]
+    list_filter = ["category", FinalFilter]
     list_select_related = ["event", "participant__player"]
     search_fields = ["participant__player__membership_number", "participant__player__name", "event__name"]
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
     # The model's order by the category's id, not its position: along the (category, event date) index, where
     # the categories' and the events' order joined both and sorted every score.
     ordering = ["category_id", "event_date", "event_id"]
@@ -187,9 +206,11 @@ class CurrentRatingAdmin(ReadOnlyAdmin):
     search_fields = ["display_id", "name"]
     show_full_result_count = False
     paginator = EstimatedCountPaginator
-    # The model's order by the category's id, not its position: the first list sorted (47 ms at a million
-    # matches), where joining the categories to sort by position sorted every list (290 ms).
-    ordering = ["category_id", "-ranked", "-rating", "name"]
+    # The rows written last first, along each list's key index, as the rating history: after a recompute from a
+    # date, those it rewrote. The model's order, joined with the categories to sort by their position, sorted
+    # every list (290 ms at a million matches); even by the category's id, the first list (47 ms, and 450 ms
+    # at ten million).
+    ordering = ["-pk"]
 
 
 @admin.register(CurrentRank)

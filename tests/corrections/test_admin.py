@@ -168,14 +168,13 @@ def test_participants_are_listed_newest_first_and_found_by_a_players_or_teams_na
     assert listed(admin_client.get(changelist, {"q": "archers"})) == [team.participant]
 
 
-def test_todays_lists_are_listed_best_first_list_by_list_and_filtered_by_their_continent(
+def test_todays_lists_are_listed_the_rows_written_last_first_and_filtered_by_their_continent(
     admin_client, one_row_of_every_kind
 ):
     constructed = Category.objects.get(slug="constructed")
     rows = listed(admin_client.get(url(CurrentRating, "changelist")))
-    assert [row.category_id for row in rows] == sorted(row.category_id for row in rows)
-    first = [row for row in rows if row.category_id == rows[0].category_id]
-    assert first == sorted(first, key=lambda row: (not row.ranked, -row.rating, row.name))
+    assert len(rows) > 1
+    assert [row.pk for row in rows] == sorted((row.pk for row in rows), reverse=True)
 
     page = admin_client.get(
         url(CurrentRating, "changelist"), {"continent": "EU", "category__id__exact": constructed.pk}
@@ -186,6 +185,18 @@ def test_todays_lists_are_listed_best_first_list_by_list_and_filtered_by_their_c
     ranks = listed(admin_client.get(url(CurrentRank, "changelist"), {"continent": "EU"}))
     assert {rank.participant for rank in ranks} == {alice}
     assert listed(admin_client.get(url(CurrentRank, "changelist"), {"continent": "OC"})) == []
+
+
+def test_vekn_scores_are_filtered_by_their_place_in_the_final_whichever_places_there_are(
+    admin_client, one_row_of_every_kind
+):
+    changelist = url(EventScore, "changelist")
+    winners = listed(admin_client.get(changelist, {"final": "winner"}))
+    page = admin_client.get(changelist, {"final": "finalist"})
+
+    assert [score.participant for score in winners] == [one_row_of_every_kind["bob"].participant]
+    assert listed(page) == []
+    assert "Finalist" in page.content.decode(), "every place offered, whatever the scores hold"
 
 
 def test_it_searches_players_by_membership_number_and_name(admin_client, one_row_of_every_kind):

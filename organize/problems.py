@@ -200,9 +200,9 @@ def stored_results_problems(event: Event) -> list[BundleError]:
 
     Shown on the draft's page and its preview, and kept in the cache under a digest of all the check reads:
     the stored rows as the check is given them (the participants' numbers and names as they are now), the
-    event's details, the categories, the merged numbers, the language and the deployed code. A page viewed
-    again reads the rows (15 ms for 3,700 matches) but does not check them again (50 ms). Submitting checks
-    them again, never from here.
+    event's details, the categories, the merged numbers, the language, the day and the deployed code. A page
+    viewed again reads the rows (15 ms for 3,700 matches) but does not check them again (50 ms). Submitting
+    checks them again, never from here.
     """
     stored = stored_results_rows(event)
     key = "stored-problems:" + _check_digest(event, stored)

@@ -109,8 +109,8 @@ class ListedContinentFilter(ContinentFilter):
 
 
 class FinalFilter(admin.SimpleListFilter):
-    """A V:EKN score's place in the final, among the places there are: not read from every score (`DISTINCT`,
-    26 ms at ten million matches)."""
+    """A V:EKN score's place in the final, among the places the model names (FinalPlacing): not read from every
+    score (a `DISTINCT`, 26 ms at ten million matches)."""
 
     title = "final"
     parameter_name = "final"

@@ -190,9 +190,6 @@ class EventScoreAdmin(ReadOnlyAdmin):
     search_fields = ["participant__player__membership_number", "participant__player__name", "event__name"]
     show_full_result_count = False
     paginator = EstimatedCountPaginator
-    # The model's order by the category's id, not its position: along the (category, event date) index, where
-    # the categories' and the events' order joined both and sorted every score.
-    ordering = ["category_id", "event_date", "event_id"]
 
 
 @admin.register(CurrentRating)

@@ -242,7 +242,9 @@ class EventScore(models.Model):
     bonus = models.FloatField()
 
     class Meta:
-        ordering = ["category", "event_date", "event"]
+        # By the columns, not by the categories' and the events' own orders: those join both tables (an inner
+        # join, which loses the scores of an event removed until the recompute replaces them) and sort every score.
+        ordering = ["category_id", "event_date", "event_id"]
         constraints = [
             models.UniqueConstraint(fields=["category", "participant", "event"], name="event_score_once_per_event"),
         ]

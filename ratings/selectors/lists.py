@@ -130,7 +130,7 @@ def _as_date(value) -> date:
 def vekn_standings(category: Category, as_of: date | None, participants: set[int] | None = None) -> dict[int, Standing]:
     """Each participant's V:EKN points on `as_of` (default: today) from their event scores (of `participants`
     only, when given)."""
-    # Unordered: the model's order joins the events and the categories and sorts every score, for nothing here.
+    # Unordered: the model's order would sort every score, for nothing here.
     scores = EventScore.objects.filter(category=category).order_by()
     if as_of is None:
         as_of = timezone.localdate()  # points age out of the window, so "now" is today

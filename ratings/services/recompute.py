@@ -470,7 +470,7 @@ def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
         scores = scores.filter(event_date__gte=since)
         standings = standings.filter(event__date__gte=since)
         # Who had points from `since` on, and (below) who has them now: the rows of today's list that may change.
-        # Unordered: the model's order joins the events, and a removed event's scores must count too.
+        # Unordered: no order is needed here, and a removed event's scores count too.
         result.changed = set(scores.order_by().values_list("participant_id", flat=True).distinct())
     scores.delete()
     rows = []

@@ -16,7 +16,7 @@ from organize.importer import results_import
 from players import geography
 from players.models import Participant, Player
 from ratings.management.commands import db_worker
-from ratings.models import Category, CurrentRank, CurrentRating
+from ratings.models import Category, CurrentRank, CurrentRating, EventScore
 from ratings.selectors.lists import ranking_list
 from ratings.selectors.rankings import RankingFilters, ranking_page_rows
 from ratings.services import lists, recompute
@@ -295,6 +295,17 @@ def test_a_vekn_recompute_from_a_date_updates_the_list_as_a_rebuild_would(
     current_ratings_rebuild(category=vtes)
 
     assert updated == _list_rows(vtes)
+
+
+def test_a_removed_events_vekn_scores_are_read_in_the_models_order_until_the_recompute_replaces_them(
+    demo_constructed,
+):
+    vtes = Category.objects.get(slug="vtes")
+    scores = EventScore.objects.filter(category=vtes)
+    kept = scores.count()
+    Event.objects.filter(pk=scores.first().event_id).delete()
+
+    assert len(list(scores.all())) == kept  # in the model's order, which joins no event
 
 
 def assert_ranks_follow_the_list(category):

@@ -1,4 +1,6 @@
-"""lib.lookups.any_of: a field is one of many values, as one array on PostgreSQL."""
+"""lib.lookups.any_of: a field is one of many values, as one parameter (an array on PostgreSQL, JSON on SQLite)."""
+
+import sqlite3
 
 import pytest
 from django.db import connection
@@ -52,3 +54,29 @@ def test_the_array_has_the_columns_type():
     sql, params = Match.objects.filter(any_of("participant1_id", [1, 2, 3])).query.sql_with_params()
 
     assert '"participant1_id" = ANY(%s::bigint[])' in sql and params == ([1, 2, 3],)
+
+
+def placeholders_at_most() -> int:
+    """How many placeholders a statement may have: SQLite's as built (32,766 by default, 250,000 in Debian's);
+    PostgreSQL's protocol counts them in 16 bits."""
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()
+        return connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    return 65_535
+
+
+def test_it_takes_more_values_than_a_statement_has_placeholders():
+    """A past list's search names every participant today's list finds for a common name, which at ten million
+    matches may be more than a statement can hold as placeholders."""
+    matches = [MatchFactory() for _ in range(2)]
+    many = [*range(10**12, 10**12 + placeholders_at_most()), matches[1].participant1_id]
+
+    assert list(Match.objects.filter(any_of("participant1_id", many))) == [matches[1]]
+    assert list(Match.objects.exclude(any_of("participant1_id", many))) == [matches[0]]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the JSON array is SQLite's")
+def test_the_values_are_one_json_parameter():
+    sql, params = Match.objects.filter(any_of("participant1_id", [1, 2, 3])).query.sql_with_params()
+
+    assert '"participant1_id" IN (SELECT value FROM json_each(%s))' in sql and params == ("[1, 2, 3]",)

@@ -16,7 +16,6 @@ from datetime import date
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import CharField, Count, F, Max, OrderBy, OuterRef, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Concat
 from django.utils import timezone
@@ -392,16 +391,12 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
         found = CurrentRating.objects.filter(condition, category=category)
         participants = list(found.order_by().values_list("participant_id", flat=True))
         few = len(participants) <= SEARCH_LISTED
-        # The participants as one array (any_of): 3,700 placeholders cost 20 ms of Python to write and send. On
-        # PostgreSQL an array however many, which it tests each row of the past list against as a hash: given
-        # as a subquery, they were planned from the list's statistics, which a list written for this page has
-        # not yet (the job that takes them comes after), and 10,823 "David"s at ten million matches were looked
-        # up one row of the past list at a time, 1.1 s against 56 ms. Elsewhere, past SEARCH_LISTED, the
-        # subquery (SQLite takes at most 32,766 values a statement).
-        array = few or connection.vendor == "postgresql"
-        rows = rows.filter(
-            any_of("participant_id", participants) if array else Q(participant__in=found.values("participant_id"))
-        )
+        # The participants as one array however many (any_of): 3,700 placeholders cost 20 ms of Python to write
+        # and send, and PostgreSQL tests each row of the past list against the array as a hash. Given as a
+        # subquery, they were planned from the list's statistics, which a list written for this page has not
+        # yet (the job that takes them comes after), and 10,823 "David"s at ten million matches were looked up
+        # one row of the past list at a time, 1.1 s against 56 ms.
+        rows = rows.filter(any_of("participant_id", participants))
     annotations = {"rank": F(LEVEL_RANK[level])}
     if with_movement:
         previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from urllib.parse import urlencode
 
+from django.core.management.color import no_style
 from django.db import connection
-from django.db.models import Count, F
+from django.db.models import Count, F, Q
 from django.test.utils import CaptureQueriesContext, override_settings
 
 from events.models import Event
+from public.player_views import HISTORY_PER_PAGE
 from ratings.models import Category
 from ratings.snapshots import SNAPSHOTS_KEPT, ranking_snapshots, snapshot_rows_tidy
 
@@ -27,21 +29,31 @@ class PageFigure:
     median_ms: float
     worst_ms: float
     queries: int
+    url: str = ""  # what was asked for (empty: a POST, or several requests)
+
+
+def _answered(client, url: str):
+    """GET `url` and read the answer to its last byte: a streamed download (a list's export, the history file)
+    is timed until it has all been sent, not until its first chunk is ready."""
+    response = client.get(url)
+    if response.streaming:
+        b"".join(response.streaming_content)  # the test client closes it once read
+    return response
 
 
 def page_measure(client, name: str, url: str, *, repeat: int = 15) -> PageFigure:
     """Median and worst server time of `repeat` requests (after one warm-up), and the queries of one."""
-    response = client.get(url)
+    response = _answered(client, url)
     if response.status_code != 200:
         raise RuntimeError(f"{url} answered {response.status_code}")
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
-        client.get(url)
+        _answered(client, url)
         times.append((time.perf_counter() - started) * 1000)
     with CaptureQueriesContext(connection) as queries:
-        client.get(url)
-    return PageFigure(name, statistics.median(times), max(times), len(queries))
+        _answered(client, url)
+    return PageFigure(name, statistics.median(times), max(times), len(queries), url)
 
 
 def _typo(name: str) -> str:
@@ -101,6 +113,109 @@ def _other_lists_pages() -> list[tuple[str, str]]:
     return pages
 
 
+def visitor_pages_measure() -> list[PageFigure]:
+    """Every other page a visitor opens, anonymous: the lists' index, the players' list and the search's
+    suggestions, head to head (the opponent's pick and the meetings with the most frequent opponent), the
+    largest team, the feeds, the official lists, the calculator, a correction, the sign-in and sign-up pages,
+    and the downloads: a whole list and a country as CSV and JSON, an official list, the history file."""
+    from django.test import Client
+
+    from corrections.models import Correction
+    from players.models import Participant, Player
+    from ratings.models import CurrentRating, OfficialList
+    from ratings.services.downloads import history_files_refresh
+    from ratings.services.official import official_lists_publish
+
+    category = Category.objects.get(slug="constructed")
+    lists = CurrentRating.objects.filter(category=category)
+    marathon = Player.objects.filter(membership_number=MARATHON_ID).first()
+    if marathon is None:  # a smaller world: the most played
+        most = lists.exclude(display_id__contains="+").order_by("-matches", "pk").values_list("display_id")[0][0]
+        marathon = Player.objects.get(membership_number=most)
+    opponent = _most_met(marathon.participant_id)
+    team = (
+        CurrentRating.objects.filter(participant__kind=Participant.Kind.TEAM)
+        .order_by("-matches", "pk")
+        .values_list("participant_id", flat=True)
+        .first()
+    )
+    first_name = marathon.name.split()[0] if marathon.name.split() else marathon.membership_number
+    country = lists.filter(ranked=True).exclude(country="").order_by("world_rank").values_list("country")[0][0]
+    official_lists_publish(categories=[category])  # last month's, as the job at the start of a month
+    official = OfficialList.objects.filter(category=category).order_by("-as_of").first()
+    history_files_refresh()  # as the jobs after a publication do
+    correction = Correction.objects.order_by("-pk").values_list("pk", flat=True).first()
+    rows = lists.filter(ranked=True).count()
+    base = f"/rankings/{category.slug}/"
+    person = f"/players/{marathon.membership_number}/"
+    official_url = f"{base}official/{official.as_of.isoformat()}/"
+    calculation = "rating=1650&rules=dci-2001&k=16" + "".join(
+        f"&opponent{n}={1500 + 40 * n}&result{n}={'WLD'[n % 3]}" for n in range(1, 9)
+    )
+    pages = [
+        ("every list's leaders", "/rankings/"),
+        ("players, the list", "/players/"),
+        (f"player suggestions ({first_name[:3]!r})", "/suggest/players/?" + urlencode({"q": first_name[:3]})),
+        (f"head to head, an opponent to pick ({first_name!r})", f"{person}vs/?{urlencode({'opponent': first_name})}"),
+    ]
+    if opponent:
+        pages.append(("head to head with their most met opponent", f"{person}vs/{opponent}/"))
+    if team:
+        pages.append(("team page, the most played team", f"/teams/{team}/"))
+    pages += [
+        ("player feed", f"{person}feed/"),
+        ("ranking feed", f"{base}feed/"),
+        ("official lists", f"{base}official/"),
+        (f"official list of {official.as_of} ({official.ranked:,} ranked)", official_url),
+        ("official list, last page", f"{official_url}?page={max(1, (official.ranked + 49) // 50)}"),
+        ("calculator", "/calculator/"),
+        ("calculator, eight opponents", f"/calculator/?{calculation}"),
+    ]
+    if correction:
+        pages.append(("a correction", f"/corrections/{correction}/"))
+    pages += [
+        ("the corrections' feed", "/corrections/feed/"),
+        ("sign in", "/accounts/login/"),
+        ("sign up", "/accounts/sign-up/"),
+        ("sign up, the mail sent", "/accounts/sign-up/sent/"),
+        ("password reset", "/accounts/password_reset/"),
+        ("password reset, the mail sent", "/accounts/password_reset/done/"),
+        ("password reset, done", "/accounts/reset/done/"),
+        (f"download: the ranked list as CSV ({rows:,} rows)", f"{base}?_export=csv"),
+        (f"download: the ranked list as JSON ({rows:,} rows)", f"{base}?_export=json"),
+        (f"download: a country as CSV ({country})", f"{base}?{urlencode({'country': country, '_export': 'csv'})}"),
+        ("download: the official list as CSV", f"{official_url}?_export=csv"),
+        ("download: the history file", f"{base}history.csv.gz"),
+    ]
+    with override_settings(DEBUG=False, PUBLIC_PAGE_KEPT_MAX_BYTES=0):
+        return [page_measure(Client(), name, url, repeat=7) for name, url in pages]
+
+
+def _most_met(participant_id: int) -> str | None:
+    """The membership number of the player `participant_id` met most often."""
+    from django.db.models import Case, When
+
+    from events.models import Match
+    from players.models import Player
+
+    met = (
+        Match.objects.filter(Q(participant1_id=participant_id) | Q(participant2_id=participant_id))
+        .exclude(participant2__isnull=True)
+        .annotate(
+            other=Case(When(participant1_id=participant_id, then=F("participant2_id")), default=F("participant1_id"))
+        )
+        .values("other")
+        .annotate(meetings=Count("pk"))
+        .order_by("-meetings", "other")
+        .values_list("other", flat=True)
+    )
+    for other in met[:20]:
+        number = Player.objects.filter(participant_id=other).values_list("membership_number", flat=True).first()
+        if number:
+            return number
+    return None
+
+
 def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
     """The ranking pages of `constructed` (every level, deep pages, past dates), a player page, and with
     `site_pages` the home page, event list and largest event page and a player search."""
@@ -121,7 +236,9 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
     country = last_page(ranked=True, country=sample.country)
     base = "/rankings/constructed/"
     past = (date.today().replace(day=1) - timedelta(days=400)).isoformat()
-    marathon_matches = lists.filter(display_id=MARATHON_ID).values_list("matches", flat=True).first()
+    # The marathon player the bench's bundle adds; in a smaller world, the most played.
+    marathon = lists.filter(display_id=MARATHON_ID).first() or lists.order_by("-matches", "pk").first()
+    history_page = min(40, (marathon.matches + HISTORY_PER_PAGE - 1) // HISTORY_PER_PAGE)
     search = "?" + urlencode({"q": sample.name.split()[0]})
     typo = "?" + urlencode({"q": _typo(sample.name)})
     pages = [
@@ -144,15 +261,14 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
         (f"ranking: as of {past}, country", f"/rankings/constructed/?as_of={past}&country={sample.country}"),
         (f"ranking: as of {past}, unranked", f"/rankings/constructed/?as_of={past}&list=unranked"),
         (f"ranking: as of {past}, search", f"/rankings/constructed/{search}&as_of={past}"),
-        (f"player page ({marathon_matches} matches)", f"/players/{MARATHON_ID}/"),
-        ("player page, history page 40", f"/players/{MARATHON_ID}/?page=40"),
+        (f"player page ({marathon.matches} matches)", f"/players/{marathon.display_id}/"),
+        (f"player page, history page {history_page}", f"/players/{marathon.display_id}/?page={history_page}"),
     ]  # fmt: skip
     if site_pages:
         pages = _site_pages(sample.name) + pages + _other_lists_pages()
     # Past lists are written on their first request: start from none, so the first requests below are first.
-    with connection.cursor() as cursor:
-        tables = (SnapshotRating, RankingSnapshot, OfficialList)  # an official list's snapshot goes with it
-        cursor.execute(f"TRUNCATE {', '.join(model._meta.db_table for model in tables)}")
+    tables = [model._meta.db_table for model in (SnapshotRating, RankingSnapshot, OfficialList)]
+    connection.ops.execute_sql_flush(connection.ops.sql_flush(no_style(), tables))  # TRUNCATE where there is one
     # Then lived in, as a day of visitors leaves it: SNAPSHOTS_KEPT lists of other dates (and the statistics
     # and vacuum their jobs gave them), so each list written below replaces the oldest, as on the site.
     visited = [date.today() - timedelta(days=30 * months + 15) for months in range(15, 15 + SNAPSHOTS_KEPT)]
@@ -200,19 +316,25 @@ def _signed_in(user):
     return client
 
 
-def signed_in_pages_measure() -> list[PageFigure]:
-    """The pages admins work in, signed in as one (every event is theirs): the organizers' event list; the
-    admin's lists of matches, searched by the largest event's code and by a surname and narrowed to one of
-    its rounds; a match and its correction page; the events, the players and the rating history, searched;
-    then the admin's list of every other kind of row."""
+def _bench_admin():
     from django.contrib.auth import get_user_model
-
-    from events.models import Match
 
     admin, _ = get_user_model().objects.update_or_create(
         username="bench-admin", defaults={"is_staff": True, "is_superuser": True}
     )
-    client = _signed_in(admin)
+    return admin
+
+
+def signed_in_pages_measure() -> list[PageFigure]:
+    """The pages admins work in, signed in as one (every event is theirs): the organizers' event list; the
+    admin's lists of matches, searched by the largest event's code and by a surname and narrowed to one of
+    its rounds; a match and its correction and removal pages, a match added; the appeals, claims and merges to
+    decide; the events, the players and the rating history, searched; then the admin's list of every other
+    kind of row."""
+
+    from events.models import Match
+
+    client = _signed_in(_bench_admin())
     event = _largest_event()
     match = (
         Match.objects.filter(event=event, participant2__isnull=False, participant1__player__isnull=False)
@@ -231,6 +353,11 @@ def signed_in_pages_measure() -> list[PageFigure]:
         ("admin: matches of the largest event, round 1", f"{matches}?event={event.pk}&round=1"),
         ("admin: a match", f"{matches}{match.pk}/change/"),
         ("a match's correction page", f"/corrections/matches/{match.pk}/correct/"),
+        ("a match's removal page", f"/corrections/matches/{match.pk}/remove/"),
+        ("a match added to the largest event: its form", f"/corrections/events/{event.pk}/add-match/"),
+        ("the appeals to review", "/appeals/queue/"),
+        ("the claims and detail requests to decide", "/claims/queue/"),
+        ("two players merged: its form", "/claims/merge/"),
         ("admin: events", "/admin/events/event/"),
         ("admin: players", "/admin/players/player/"),
         (f"admin: players, search ({surname!r})", f"/admin/players/player/?{urlencode({'q': surname})}"),
@@ -258,8 +385,9 @@ def _other_admin_lists(measured: set[str]) -> list[tuple[str, str]]:
 
 
 def api_pages_measure() -> list[PageFigure]:
-    """The API as a program reads it: the event list (first and page 101), the largest event whole, the
-    ranking list (first, middle and last 100 rows, a country), the marathon player and a page of their history."""
+    """The API as a program reads it: its index, documentation and schema, the lists, a players' search, the
+    event list (first and page 101), the largest event whole, the ranking list (first, middle and last 100 rows,
+    a country), the marathon player and a page of their history."""
     from django.test import Client
 
     from ratings.models import CurrentRating
@@ -273,7 +401,14 @@ def api_pages_measure() -> list[PageFigure]:
     # The marathon player the bench's bundle adds; in a smaller world, the most played.
     marathon = listed.filter(display_id=MARATHON_ID).first() or listed.order_by("-matches", "pk").first()
     history = f"/api/players/{marathon.display_id}/history/?category=constructed"
+    surname = marathon.name.split()[-1] if marathon.name.split() else marathon.display_id
     pages = [
+        ("api: its index", "/api/"),
+        ("api: its documentation", "/api/docs/"),
+        ("api: its OpenAPI schema", "/api/openapi.json"),
+        ("api: its interactive documentation", "/api/docs/swagger/"),
+        ("api: the lists", "/api/categories/"),
+        (f"api: players, search ({surname!r})", "/api/players/?" + urlencode({"q": surname})),
         ("api: events", "/api/events/"),
         ("api: events, page 101", "/api/events/?offset=5000"),
         (f"api: the largest event, every match ({event.player_count} players)", f"/api/events/{event.pk}/"),
@@ -320,8 +455,8 @@ def _draft_like(source: Event, organizer) -> Event:
 def organizer_pages_measure() -> list[PageFigure]:
     """An organizer's pages, signed in as one who reported three small events and now reports one as large as
     the largest individual event: its results uploaded into the empty draft (the matches and standings files),
-    then the organizer's event list, the draft's page, its upload form, round 1 and the standings as forms to
-    type into, and the preview of what it does to the ratings."""
+    then the organizer's event list, a new event's form, the draft's page, its details, its upload form, round 1
+    and the standings as forms to type into, the preview of what it does to the ratings and its deletion page."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.core.files.uploadedfile import SimpleUploadedFile
@@ -350,11 +485,14 @@ def organizer_pages_measure() -> list[PageFigure]:
         size = f"{source.player_count} players, {source.rows} matches"
         pages = [
             (f"organizer: their event list ({Event.objects.filter(organizer=organizer).count()} events)", "/organize/"),
+            ("organizer: a new event's form", "/organize/events/new/"),
             (f"organizer: the draft's page ({size})", base),
+            ("organizer: its details as a form", f"{base}edit/"),
             ("organizer: its upload form", f"{base}upload/"),
             ("organizer: its round 1 as a form", f"{base}rounds/1/"),
             ("organizer: its standings as a form", f"{base}standings/"),
             ("organizer: its preview (the ratings it changes)", f"{base}preview/"),
+            ("organizer: its deletion page", f"{base}delete/"),
         ]
         figures = [PageFigure(f"organizer: upload of its results ({size})", statistics.median(times), max(times), -1)]
         return figures + [page_measure(client, name, url, repeat=5) for name, url in pages]
@@ -362,10 +500,12 @@ def organizer_pages_measure() -> list[PageFigure]:
 
 def player_pages_measure() -> list[PageFigure]:
     """A player's pages, signed in as the marathon player's account: their account, their appeals, the
-    appeal form of their last match and their details; and the correction log everyone reads."""
+    appeal form of their last match, their details and their password's change; the correction log everyone
+    reads; and their appeal of that match as an admin reviews it (the bench's admin: signed_in_pages_measure)."""
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
+    from corrections.services import appeal_file
     from events.models import Match
     from players.models import Player
 
@@ -375,14 +515,37 @@ def player_pages_measure() -> list[PageFigure]:
     user, _ = get_user_model().objects.get_or_create(username="bench-player")
     Profile.objects.filter(player=player).exclude(user=user).update(player=None)
     Profile.objects.update_or_create(user=user, defaults={"player": player})
-    match = Match.objects.filter(participant1__player=player).order_by("-event__date", "-pk").first()
+    match = (
+        Match.objects.filter(participant1__player=player, participant2__isnull=False)
+        .order_by("-event__date", "-pk")
+        .first()
+    )
     client = _signed_in(user)
     pages = [
         ("player: their account", "/accounts/"),
         ("player: their appeals", "/appeals/"),
         ("player: the appeal form of their last match", f"/appeals/new/{match.pk}/"),
         ("player: their details", "/appeals/details/"),
+        ("player: their password changed: its form", "/accounts/password_change/"),
+        ("player: their password changed", "/accounts/password_change/done/"),
         ("the correction log", "/corrections/"),
     ]
     with override_settings(DEBUG=False):
-        return [page_measure(client, name, url, repeat=7) for name, url in pages]
+        figures = [page_measure(client, name, url, repeat=7) for name, url in pages]
+        # Their appeal of that match, as an admin reviews it.
+        own, other = (
+            (match.games1, match.games2)
+            if match.participant1_id == player.participant_id
+            else (match.games2, match.games1)
+        )
+        claimed = (other, own) if own != other else (own + 1, other)  # the slips swapped, or a draw won
+        appeal = appeal_file(
+            user=user, match=match, own_games=claimed[0], opponent_games=claimed[1], draws=match.draws,
+            explanation="Bench: the slips were swapped.",
+        )  # fmt: skip
+        try:
+            admin = _signed_in(_bench_admin())
+            figures.append(page_measure(admin, "admin: a player's appeal to review", f"/appeals/{appeal.pk}/review/"))
+        finally:
+            appeal.delete()
+        return figures

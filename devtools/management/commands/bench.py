@@ -182,6 +182,9 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(f"{'page (server time, in process)':72} {'median ms':>10} {'worst ms':>9} {'queries':>8}")
         self.page_figures_write(bench_pages.pages_measure(site_pages=site_pages))
+        if site_pages:
+            self.stdout.write("every other page a visitor opens")
+            self.page_figures_write(bench_pages.visitor_pages_measure())
         self.stdout.write("the API")
         self.page_figures_write(bench_pages.api_pages_measure())
         self.stdout.write("signed in as an admin")

@@ -225,3 +225,17 @@ class ImpactTable(tables.Table):
         if record.change is None:
             return pgettext("rating", "new") if record.rating_now is None else _("no longer rated")
         return change_cell(record.change)
+
+
+IMPACT_ROWS_SHOWN = 100  # a change deep in a big history moves tens of thousands of ratings, most by a hair
+
+
+def impact_tables(impacts) -> list[tuple]:
+    """(impact, its table, how many changes it leaves out) for each of `impacts` (ratings.impact): the largest
+    changes, the match's sides always among them. A page of 27,000 rows took seconds to draw, and an admin
+    deciding on the change reads the largest ones."""
+    shown = []
+    for impact in impacts:
+        rows = impact.rows[:IMPACT_ROWS_SHOWN] + [row for row in impact.rows[IMPACT_ROWS_SHOWN:] if row.in_match]
+        shown.append((impact, ImpactTable(rows), len(impact.rows) - len(rows)))
+    return shown

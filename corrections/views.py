@@ -26,7 +26,7 @@ from corrections.forms import (
     MatchCorrectForm,
     MatchRemoveForm,
 )
-from corrections.tables import AppealQueueTable, CorrectionTable, DecidedAppealTable, ImpactTable, MyAppealTable
+from corrections.tables import AppealQueueTable, CorrectionTable, DecidedAppealTable, MyAppealTable, impact_tables
 from events.models import Event
 from lib.forms import errors_to_form
 from lib.tables import configure
@@ -49,7 +49,7 @@ def admin_required(view):
 
 
 def _impact_tables(change: MatchChange) -> list[tuple]:
-    return [(impact, ImpactTable(impact.rows)) for impact in correction_impact(change=change)]
+    return impact_tables(correction_impact(change=change))
 
 
 # Public correction log ----------------------------------------------------------------

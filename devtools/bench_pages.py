@@ -117,7 +117,7 @@ def visitor_pages_measure() -> list[PageFigure]:
     """Every other page a visitor opens, anonymous: the lists' index, the players' list and the search's
     suggestions, head to head (the opponent's pick and the meetings with the most frequent opponent), the
     largest team, the feeds, the official lists, the calculator, a correction, the sign-in and sign-up pages,
-    and the downloads: a whole list and a country as CSV and JSON, an official list, the history file."""
+    and the downloads: the ranked list as CSV and JSON, a country, an official list, the history file."""
     from django.test import Client
 
     from corrections.models import Correction
@@ -139,7 +139,7 @@ def visitor_pages_measure() -> list[PageFigure]:
         .values_list("participant_id", flat=True)
         .first()
     )
-    first_name = marathon.name.split()[0] if marathon.name.split() else marathon.membership_number
+    first_name = _common_first_name()
     country = lists.filter(ranked=True).exclude(country="").order_by("world_rank").values_list("country")[0][0]
     official_lists_publish(categories=[category])  # last month's, as the job at the start of a month
     official = OfficialList.objects.filter(category=category).order_by("-as_of").first()
@@ -189,6 +189,16 @@ def visitor_pages_measure() -> list[PageFigure]:
     ]
     with override_settings(DEBUG=False, PUBLIC_PAGE_KEPT_MAX_BYTES=0):
         return [page_measure(Client(), name, url, repeat=7) for name, url in pages]
+
+
+def _common_first_name() -> str:
+    """The first name most common among a thousand players: several to pick from, as for most names."""
+    from collections import Counter
+
+    from players.models import Player
+
+    names = Player.objects.order_by("pk").values_list("name", flat=True)[:1000]
+    return Counter(name.split()[0] for name in names if name.split()).most_common(1)[0][0]
 
 
 def _most_met(participant_id: int) -> str | None:
@@ -328,9 +338,9 @@ def _bench_admin():
 def signed_in_pages_measure() -> list[PageFigure]:
     """The pages admins work in, signed in as one (every event is theirs): the organizers' event list; the
     admin's lists of matches, searched by the largest event's code and by a surname and narrowed to one of
-    its rounds; a match and its correction and removal pages, a match added; the appeals, claims and merges to
-    decide; the events, the players and the rating history, searched; then the admin's list of every other
-    kind of row."""
+    its rounds; a match, its correction page and the correction's preview, its removal page, a match added; the
+    appeals, claims and merges to decide; the events, the players and the rating history, searched; then the
+    admin's list of every other kind of row."""
 
     from events.models import Match
 
@@ -365,8 +375,40 @@ def signed_in_pages_measure() -> list[PageFigure]:
         (f"admin: rating history, search ({name!r})", f"/admin/ratings/ratingentry/?{urlencode({'q': name})}"),
     ]
     pages += [(f"admin: {label}", url) for label, url in _other_admin_lists({url for _, url in pages})]
+    # The correction's preview: what it would do to every rating, before the admin applies it.
+    was = {"was_games1": match.games1, "was_games2": match.games2, "was_draws": match.draws}
+    swapped = {"games1": match.games2, "games2": match.games1, "draws": match.draws, "reason": "Bench: slips swapped."}
+    preview = {**was, **swapped, "action": "preview"}
     with override_settings(DEBUG=False):
-        return [page_measure(client, name, url, repeat=7) for name, url in pages]
+        figures = [page_measure(client, name, url, repeat=7) for name, url in pages]
+        name = f"a match's correction previewed ({event.date}: its impact on the ratings)"
+        figures.insert(
+            7,
+            post_measure(
+                client,
+                name,
+                f"/corrections/matches/{match.pk}/correct/",
+                preview,
+                repeat=7,
+                must_contain=b'id="impact-heading"',
+            ),
+        )
+        return figures
+
+
+def post_measure(client, name: str, url: str, data: dict, *, repeat: int, must_contain: bytes) -> PageFigure:
+    """As page_measure, for a form posted that answers with a page (a preview) holding `must_contain`: not a
+    redirect, nor the form again with its errors."""
+    times = []
+    for _ in range(repeat + 1):  # the first one warms up
+        started = time.perf_counter()
+        response = client.post(url, data)
+        times.append((time.perf_counter() - started) * 1000)
+        if response.status_code != 200 or must_contain not in response.content:
+            raise RuntimeError(f"POST {url} answered {response.status_code} without {must_contain!r}")
+    with CaptureQueriesContext(connection) as queries:
+        client.post(url, data)
+    return PageFigure(name, statistics.median(times[1:]), max(times[1:]), len(queries))
 
 
 def _other_admin_lists(measured: set[str]) -> list[tuple[str, str]]:

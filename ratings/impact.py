@@ -1,11 +1,18 @@
 """What a correction would do to the ratings: the engine replayed on a copy, nothing published.
 
-For each category the match's event feeds, every participant starts from their
-state just before the event's date in the stored history (where a recompute
-from that date starts), the category's matches from that date on are replayed
-in rating order with the correction applied (a new result, the match removed,
-or a match added), and each participant's final rating is compared with their
-current one, their last history row. Nothing is written.
+For each category the match's event feeds, the category's matches from the
+event's date on are replayed in rating order with the correction applied (a new
+result, the match removed, or a match added), and each participant's final
+rating is compared with their current one, their last history row. Nothing is
+written.
+
+Only the matches the change reaches are replayed: those of the two sides from
+the event's date on (from their state where a recompute from that date
+starts), and those of everyone who meets somebody already reached, from their
+state just before that meeting in the stored history. A match between two
+players the change has not reached ends as stored, so it is skipped. An appeal
+of a match three years old at a million matches went over 230,000 matches to
+find the two ratings that move.
 """
 
 import math
@@ -21,9 +28,11 @@ from ratings.models import Category, RatingEntry, RecomputeRun, RecomputeStatus,
 from ratings.selectors.history import (
     categories_rating,
     category_events,
+    entry_seqs,
     history_start_seq,
     matches_in_rating_order,
     states_before,
+    states_before_each,
 )
 from ratings.selectors.lists import participant_identities
 
@@ -97,7 +106,10 @@ def correction_impact(*, change: MatchChange) -> list[CategoryImpact]:
 
 def _replay(impact: CategoryImpact, change: MatchChange) -> None:
     sides = {change.participant1, change.participant2}
-    _replayed(impact, change.event.date, lambda ordered, events: _corrected(ordered, change, events), sides)
+    event = change.event
+    # A stored match changed or removed: its two sides are as stored until it.
+    stored = None if change.match_id is None else (event.date, event.pk, change.round, change.match_id)
+    _replayed(impact, event.date, lambda ordered, events: _corrected(ordered, change, events), sides, stored)
 
 
 def merge_impact(*, kept: int, merged: int, events) -> list[CategoryImpact]:
@@ -119,14 +131,17 @@ def merge_impact(*, kept: int, merged: int, events) -> list[CategoryImpact]:
             )  # fmt: skip
 
     for impact, since in impacts.values():
-        _replayed(impact, since, moved, {kept, merged})
+        _replayed(impact, since, moved, {kept, merged}, None)
     return [impact for impact, _ in impacts.values()]
 
 
-def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set) -> None:
+def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set, changed_match: tuple | None) -> None:
     """Replay the category's matches from `since` as `replayed_rows(ordered, events)` gives them (the stored ones
-    in rating order, changed), from each one's state just before; each rating that moves goes into `impact`,
-    those of `marked` marked."""
+    in rating order, changed), as far as the change reaches from `marked`; each rating that moves goes into
+    `impact`, those of `marked` marked. Only `marked` may play matches other than the stored ones.
+
+    `changed_match` (date, event, round, id): the stored match where `marked` are first reached, from their
+    state just before it; None: they are reached from `since` on."""
     category = impact.category
     history = RatingEntry.objects.filter(category=category)
     last_seq = history.aggregate(last=Max("seq"))["last"] or 0
@@ -142,21 +157,40 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set) -> None
         event__in=category_events(category), event__date__gte=since, participant2__isnull=False
     )
     ordered = matches_in_rating_order(matches)
-    playing = (ordered.participants() | marked) - {None}
-
-    states = states_before(category, start_seq, playing)
-    now = states_before(category, last_seq + 1, playing)  # each one's last history row: their rating today
     ruleset = ruleset_for(
         category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
     )
-    for _, event_id, _, participant1, participant2, games1, games2 in replayed_rows(ordered, events):
+    rated_events = {pk for pk, (_, _, players, _) in events.items() if ruleset.is_rated(players)}
+
+    rows = replayed_rows(ordered, events)
+    reach = _reach(rows, events, rated_events, marked, changed_match, start_seq, playing=ordered.participants)
+    met_seqs = {} if reach is None else entry_seqs(category, reach.met_at)
+    whole = reach is None or len(met_seqs) < len(reach.met_at)
+    if not whole:
+        reached, replayed = reach.reached, reach.replayed
+        impact.matches_replayed = reach.rated
+        # Each one's state where the change reaches them: at `since`, or just before that meeting.
+        states = states_before(category, start_seq, reached - set(met_seqs)) | states_before_each(category, met_seqs)
+    else:
+        # Every match from `since` replayed, from everyone's state there: the change reaches most players (so
+        # looking each one up where it reaches them costs more), or the history is not recomputed yet.
+        reached = (ordered.participants() | marked) - {None}
+        replayed = (
+            (event_id, participant1, participant2, games1, games2)
+            for _, event_id, _, participant1, participant2, games1, games2 in replayed_rows(ordered, events)
+            if event_id in rated_events
+        )
+        impact.matches_replayed = 0
+        states = states_before(category, start_seq, reached)
+    for event_id, participant1, participant2, games1, games2 in replayed:
         _, k, players, judge = events[event_id]
-        if ruleset.is_rated(players):
-            ruleset.rate_pair(participant1, participant2, result_of(games1, games2), k, players, judge, states)
+        ruleset.rate_pair(participant1, participant2, result_of(games1, games2), k, players, judge, states)
+        if whole:
             impact.matches_replayed += 1
 
-    identities = participant_identities(category, playing)
-    for participant in playing:
+    now = states_before(category, last_seq + 1, reached)  # each one's last history row: their rating today
+    identities = participant_identities(category, reached)
+    for participant in reached:
         before = now[participant].rating if participant in now else None
         after = states[participant].rating if participant in states else None
         if before is not None and after is not None and abs(after - before) <= UNCHANGED:
@@ -169,6 +203,59 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set) -> None
     impact.recomputes_pending = RecomputeRun.objects.filter(
         category=category, status__in=[RecomputeStatus.QUEUED, RecomputeStatus.RUNNING]
     ).count()
+
+
+@dataclass
+class _Reach:
+    reached: set[int]  # everyone the change reaches
+    # Participant -> (the stored match where the change reaches them, a seq its history entry is not before);
+    # the others are reached at `since`. Entries are numbered along the rating order: the nth rated match from
+    # `since` is at start_seq + n or later (a match removed or added before it shifts that by one).
+    met_at: dict[int, tuple[int, int]]
+    replayed: list[tuple]  # their matches from there on: (event, side 1, side 2, games 1, games 2)
+    rated: int  # rated matches from `since`: what a recompute from there replays
+
+
+REACH_SHARE = 0.25  # reaching more of those who play than this, replaying every match from `since` costs less
+REACH_COUNTED_AFTER = 1000  # reached, before those who play are counted for REACH_SHARE
+
+
+def _reach(rows, events, rated_events, marked: set, changed_match, start_seq: int, *, playing) -> _Reach | None:
+    """Who the change reaches in `rows` (in rating order), and where: the first meeting with somebody reached,
+    or `changed_match` for `marked` (None: from the start). None when it reaches more than REACH_SHARE of
+    `playing()`, everyone who plays in `rows`."""
+    waiting = changed_match is not None  # for the changed match, to reach `marked` there
+    reached: set[int] = set() if waiting else marked - {None}
+    met_at: dict[int, tuple[int, int]] = {}
+    replayed = []
+    rated = 0
+    most = None  # how many reached is too many, once that many are reached that it is worth counting
+    for pk, event_id, round_number, participant1, participant2, games1, games2 in rows:
+        if waiting and (events[event_id][0], event_id, round_number, pk) >= changed_match:
+            waiting = False
+            reached |= marked
+            met_at.update(dict.fromkeys(marked, (changed_match[-1], start_seq + rated - 1)))
+        if event_id not in rated_events:
+            continue
+        rated += 1
+        if participant1 in reached:
+            if participant2 not in reached:
+                reached.add(participant2)
+                met_at[participant2] = (pk, start_seq + rated - 2)
+        elif participant2 in reached:
+            reached.add(participant1)
+            met_at[participant1] = (pk, start_seq + rated - 2)
+        else:
+            continue
+        replayed.append((event_id, participant1, participant2, games1, games2))
+        if len(reached) > (most or REACH_COUNTED_AFTER):
+            if most is not None:
+                return None
+            most = max(REACH_COUNTED_AFTER, REACH_SHARE * len(playing()))
+    if waiting:  # the match removed was the last: its sides keep their state before it
+        reached |= marked
+        met_at.update(dict.fromkeys(marked, (changed_match[-1], start_seq + rated - 1)))
+    return _Reach(reached, met_at, replayed, rated)
 
 
 def _corrected(ordered, change: MatchChange, events):

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.db.models import Min
 
 from events.models import Event, EventStatus
-from lib.bulk import chunked, rows_read
+from lib.bulk import chunked, int_rows, rows_read
 from ratings.engine import ParticipantState
 from ratings.models import Category, RatingEntry
 
@@ -122,49 +122,77 @@ def states_before(category: Category, start_seq: int, participants: set[int]) ->
     Only those who play again are looked up, through the participant index,
     so a recompute from last week costs what follows it, not the whole history.
     """
+    return states_before_each(category, dict.fromkeys(participants, start_seq))
+
+
+def states_before_each(category: Category, seqs: dict[int, int]) -> dict[int, ParticipantState]:
+    """The state of each participant of `seqs` after the history kept before their own seq there."""
     table = RatingEntry._meta.db_table
     states: dict[int, ParticipantState] = {}
     with connection.cursor() as cursor:
-        for chunk in chunked(sorted(participants), 5000):
+        for chunk in chunked(sorted(seqs.items()), 5000):
             # Each participant's last entry is one probe of the participant index (a MAX over
             # a GROUP BY read every entry of theirs: 157 ms instead of 11 for 850 players).
-            values = ", ".join(["(%s)"] * len(chunk))
+            wanted, params = int_rows(chunk, 2)
             cursor.execute(
                 f"""
                 SELECT e.participant_id, e.rating_after, e.matches, e.event_date
                 FROM (
                     SELECT wanted.column1 AS participant_id, (
                         SELECT MAX(x.seq) FROM {table} x
-                        WHERE x.category_id = %s AND x.participant_id = wanted.column1 AND x.seq < %s
+                        WHERE x.category_id = %s AND x.participant_id = wanted.column1 AND x.seq < wanted.column2
                     ) AS seq
-                    FROM (VALUES {values}) wanted
+                    FROM {wanted}
                 ) last
                 JOIN {table} e ON e.category_id = %s AND e.participant_id = last.participant_id AND e.seq = last.seq
                 """,
-                [category.pk, start_seq, *chunk, category.pk],
+                [category.pk, *params, category.pk],
             )
             for participant, rating, matches, last_played in cursor.fetchall():
                 states[participant] = ParticipantState(rating=rating, matches=matches, last_played=last_played)
         # The 1997 provisional formula needs the running totals of whoever is still provisional.
-        provisional = sorted(p for p, state in states.items() if state.matches < category.provisional_until)
+        provisional = sorted((p, seqs[p]) for p, state in states.items() if state.matches < category.provisional_until)
         for chunk in chunked(provisional, 5000):
-            marks = ", ".join(["%s"] * len(chunk))
+            wanted, params = int_rows(chunk, 2)
             cursor.execute(
                 f"""
-                SELECT participant_id,
-                       SUM(CASE WHEN score = 1 THEN 1 ELSE 0 END),
-                       SUM(CASE WHEN score = 0 THEN 1 ELSE 0 END),
-                       SUM(opponent_rating)
-                FROM {table}
-                WHERE category_id = %s AND seq < %s AND provisional = %s AND participant_id IN ({marks})
-                GROUP BY participant_id
+                SELECT e.participant_id,
+                       SUM(CASE WHEN e.score = 1 THEN 1 ELSE 0 END),
+                       SUM(CASE WHEN e.score = 0 THEN 1 ELSE 0 END),
+                       SUM(e.opponent_rating)
+                FROM {wanted}
+                JOIN {table} e ON e.category_id = %s AND e.participant_id = wanted.column1 AND e.seq < wanted.column2
+                WHERE e.provisional = %s
+                GROUP BY e.participant_id
                 """,
-                [category.pk, start_seq, True, *chunk],
+                [*params, category.pk, True],
             )
             for participant, wins, losses, opponent_sum in cursor.fetchall():
                 state = states[participant]
                 state.wins, state.losses, state.opponent_rating_sum = wins, losses, float(opponent_sum)
     return states
+
+
+def entry_seqs(category: Category, matches: dict[int, tuple[int, int]]) -> dict[int, int]:
+    """Participant -> the seq of their history entry for a match, given as participant -> (the match, a seq its
+    entry is not before); those with no such entry are left out. From that seq on, the entry is found among
+    the first few of theirs: the match alone had each participant's entries read until it turned up."""
+    table = RatingEntry._meta.db_table
+    seqs: dict[int, int] = {}
+    with connection.cursor() as cursor:
+        for chunk in chunked(sorted(matches.items()), 5000):
+            wanted, params = int_rows([(participant, match, seq) for participant, (match, seq) in chunk], 3)
+            cursor.execute(
+                f"""
+                SELECT wanted.column1, (
+                    SELECT MIN(e.seq) FROM {table} e WHERE e.category_id = %s AND e.participant_id = wanted.column1
+                    AND e.seq >= wanted.column3 AND e.match_id = wanted.column2
+                ) FROM {wanted}
+                """,
+                [category.pk, *params],
+            )
+            seqs.update((participant, seq) for participant, seq in cursor.fetchall() if seq is not None)
+    return seqs
 
 
 def history_last_seq(category: Category, day: date) -> int:

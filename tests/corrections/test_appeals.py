@@ -197,7 +197,7 @@ def test_accepting_an_appeal_corrects_the_match_records_it_and_queues_the_recomp
     filed = appeal(chloe, the_match("E1", 2, "1001"), own=2, opponent=1, explanation="I won 2–1.")
     client.force_login(admin)
     review = reverse("corrections:appeal_review", args=[filed.pk])
-    [(impact, _)] = client.get(review).context["impacts"]
+    [(impact, _, _)] = client.get(review).context["impacts"]
     predicted = {row.display_id: row.rating_after for row in impact.rows}
 
     response = client.post(review, {"decision": "accept", "reason": "The slip confirms 2–1 for Chloé."})

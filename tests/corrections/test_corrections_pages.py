@@ -97,9 +97,10 @@ def test_correcting_on_the_site_previews_the_impact_then_applies_it(client, rate
 
     assert preview.status_code == 200
     assert preview.context["stage"] == "confirm"
-    [(impact, table)] = preview.context["impacts"]
+    [(impact, table, more)] = preview.context["impacts"]
     assert impact.category.slug == "constructed"
     assert {row.display_id for row in impact.rows} >= {"1001", "1003"}
+    assert more == 0 and len(table.rows) == len(impact.rows)  # every change shown
     assert not Correction.objects.exists()  # a preview applies nothing
 
     applied = client.post(url, {**data, "action": "apply"})
@@ -108,6 +109,29 @@ def test_correcting_on_the_site_previews_the_impact_then_applies_it(client, rate
     assert applied.status_code == 302
     assert applied.url == correction.get_absolute_url()
     assert (correction.new_games1, correction.new_games2, correction.reason) == (0, 2, "Slips swapped.")
+
+
+def test_a_preview_shows_the_largest_changes_and_the_two_sides_and_counts_the_others(
+    client, rated_default_bundle, admin, monkeypatch
+):
+    """A change deep in a big history moves tens of thousands of ratings, most by a hair: the page shows the
+    largest, and the match's two sides wherever they stand, and says how many more move."""
+    monkeypatch.setattr("corrections.tables.IMPACT_ROWS_SHOWN", 1)
+    client.force_login(admin)
+    match = the_match("E1", 2, "1001")
+    url = reverse("corrections:match_correct", args=[match.pk])
+    data = {**client.get(url).context["form"].initial, "games1": 0, "games2": 2, "draws": 0, "reason": "Slips."}
+
+    preview = client.post(url, {**data, "action": "preview"})
+
+    [(impact, table, more)] = preview.context["impacts"]
+    shown = [row.record for row in table.rows]
+    assert len(impact.rows) == 3  # the two sides and a later opponent
+    assert shown[0] == impact.rows[0]  # the largest change first
+    assert {row.display_id for row in shown if row.in_match} == {"1001", "1003"}
+    assert len(shown) == 1 + sum(row.in_match for row in impact.rows[1:])
+    assert more == len(impact.rows) - len(shown) == 1
+    assert "The 2 largest changes are shown; 1 other rating changes less." in preview.content.decode()
 
 
 def test_applying_after_someone_else_changed_the_match_is_refused(client, rated_default_bundle, admin):

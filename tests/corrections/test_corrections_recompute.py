@@ -16,6 +16,7 @@ from corrections import services
 from corrections.services import NewMatch, Result
 from events.models import Event, EventStatus, Match
 from players.models import Participant, Player
+from ratings.engine.rulesets import Ruleset as EngineRuleset
 from ratings.impact import MatchChange, correction_impact
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors.lists import category_standings
@@ -152,6 +153,55 @@ def test_after_a_correction_the_ratings_equal_a_full_recompute_and_the_day_befor
     for who, row in predicted.items():
         assert math.isclose(row.rating_now, now[who], rel_tol=0, abs_tol=EXACT)
     assert {row.participant_id for row in impact.rows if row.in_match} == {change.participant1, change.participant2}
+
+
+@pytest.mark.parametrize("ruleset", ["dci-2001", "dci-1997", "match-points"])
+@pytest.mark.parametrize("kind", ["result", "removal", "addition"])
+@pytest.mark.parametrize("seed", [3, 17])
+@pytest.mark.parametrize("wide", [False, True])
+def test_the_impact_preview_replays_only_what_the_change_reaches_and_predicts_the_recompute(
+    admin, monkeypatch, ruleset, kind, seed, wide
+):
+    """Among many players, late in the history, a change reaches some of them: their matches are replayed, each
+    from their state just before they meet somebody already reached (a provisional player's running totals
+    included); the others' matches end as stored and are skipped. Reaching more than a share of the players
+    (`wide`), every match is replayed from everyone's state at the date instead. The preview is what the
+    recompute publishes, for every player, either way."""
+    if wide:
+        monkeypatch.setattr("ratings.impact.REACH_COUNTED_AFTER", 2)
+        monkeypatch.setattr("ratings.impact.REACH_SHARE", 0.05)
+    category = a_ruleset_category(ruleset)
+    events = a_world(seed=seed, players=60, events=7, rounds=2)
+    category_recompute(category=category)
+    apply, change = a_change(kind, events[4])
+    rated = []
+    with monkeypatch.context() as patched:
+        patched.setattr(EngineRuleset, "rate_pair", counted(rated, EngineRuleset.rate_pair))
+        impacts = correction_impact(change=change)
+    [impact] = [each for each in impacts if each.category == category]
+    now = current(category)
+    apply(admin)
+    run_queued()
+
+    predicted = {row.participant_id: row for row in impact.rows}
+    assert 2 <= len(predicted) < len(now)  # some reached, not everyone
+    assert impact.matches_replayed == 3 * 2 * 30 + (1 if kind == "addition" else -1 if kind == "removal" else 0)
+    # The matches of those not reached were skipped, in every list the event feeds (constructed too).
+    replayed = sum(each.matches_replayed for each in impacts)
+    assert len(rated) == replayed if wide else len(rated) < replayed
+    for who, rating in current(category).items():
+        expected = predicted[who].rating_after if who in predicted else now[who]
+        assert math.isclose(rating, expected, rel_tol=0, abs_tol=EXACT), (who, rating, expected)
+
+
+def counted(calls: list, rate_pair):
+    """`rate_pair`, noting each call in `calls`."""
+
+    def rate_and_count(self, *args):
+        calls.append(args[:2])
+        return rate_pair(self, *args)
+
+    return rate_and_count
 
 
 def test_the_impact_preview_writes_nothing(admin):

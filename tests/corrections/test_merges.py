@@ -51,7 +51,7 @@ def test_the_preview_shows_what_moves_then_the_merge_moves_it_and_recomputes(cli
     assert "Check, then merge" in page and "2 matches and 0 standings at 1 event" in page
     # Finn (1006) had no constructed match: replayed as him, the two matches give him exactly 2006's rating,
     # and nobody else's rating moves (their opponent is rated the same).
-    [constructed] = [impact for impact, _ in preview.context["impacts"] if impact.category.slug == "constructed"]
+    [constructed] = [impact for impact, _, _ in preview.context["impacts"] if impact.category.slug == "constructed"]
     given_up = CurrentRating.objects.get(category__slug="constructed", display_id="2006").rating
     assert {(row.display_id, row.rating_now, row.rating_after) for row in constructed.rows} == {
         ("1006", None, given_up),

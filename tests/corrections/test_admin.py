@@ -318,6 +318,22 @@ def test_it_searches_events_by_name_code_and_city(admin_client, one_row_of_every
         assert listed(admin_client.get(url(Event, "changelist"), {"q": term})) == [one_row_of_every_kind["event"]]
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigram index is PostgreSQL's")
+def test_an_events_search_is_answered_by_the_trigram_index_not_by_reading_every_event(one_row_of_every_kind):
+    """The admin's searches of matches by their event (and of events, the same condition) find events by name,
+    code or city through event_search_trgm: the index must match what they compile to (UPPER(column) LIKE)."""
+    from corrections.results_admin import _events_containing
+
+    with CaptureQueriesContext(connection) as queries:
+        assert _events_containing("berlin") == [one_row_of_every_kind["event"].pk]
+    with connection.cursor() as cursor:
+        # The test's few events would be read whole, or along another index, whatever indexes there are.
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
+        cursor.execute(f"EXPLAIN {queries[-1]['sql']}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "event_search_trgm" in plan, plan
+
+
 def test_the_event_page_links_to_its_matches_and_standings(admin_client, one_row_of_every_kind):
     event = one_row_of_every_kind["event"]
     page = admin_client.get(url(Event, "change", event.pk)).content.decode()

@@ -52,13 +52,14 @@ VENDOR_ONLY = {
 
 # Indexes Django's state declares that one database lacks on purpose: (table, name). The trigram indexes
 # of the name searches, GIN on UPPER(...) or fold_name(...) gin_trgm_ops (players migrations 0002, 0004
-# and 0005, ratings 0010, 0018, 0027 and 0028), are lib.indexes.PostgresOnlyGinIndex: SQLite has neither GIN nor
-# pg_trgm, and Django writes nothing for them there, not even when it rebuilds the table.
+# and 0005, ratings 0010, 0018, 0027 and 0028, events 0004), are lib.indexes.PostgresOnlyGinIndex: SQLite
+# has neither GIN nor pg_trgm, and Django writes nothing for them there, not even when it rebuilds the table.
 DECLARED_NOT_MADE = {
     "sqlite": {
         ("players_player", "player_search_trgm"),
         ("players_player", "player_name_folded_trgm"),
         ("ratings_currentrating", "current_search_trgm"),
+        ("events_event", "event_search_trgm"),
     },
 }
 

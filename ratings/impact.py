@@ -15,6 +15,7 @@ of a match three years old at a million matches went over 230,000 matches to
 find the two ratings that move.
 """
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -162,8 +163,9 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set, changed
     )
     rated_events = {pk for pk, (_, _, players, _) in events.items() if ruleset.is_rated(players)}
 
+    playing = functools.cache(ordered.participants)  # everyone who plays from `since`: counted once if at all
     rows = replayed_rows(ordered, events)
-    reach = _reach(rows, events, rated_events, marked, changed_match, start_seq, playing=ordered.participants)
+    reach = _reach(rows, events, rated_events, marked, changed_match, start_seq, playing=playing)
     met_seqs = {} if reach is None else entry_seqs(category, reach.met_at)
     whole = reach is None or len(met_seqs) < len(reach.met_at)
     if not whole:
@@ -174,7 +176,7 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set, changed
     else:
         # Every match from `since` replayed, from everyone's state there: the change reaches most players (so
         # looking each one up where it reaches them costs more), or the history is not recomputed yet.
-        reached = (ordered.participants() | marked) - {None}
+        reached = (playing() | marked) - {None}
         replayed = (
             (event_id, participant1, participant2, games1, games2)
             for _, event_id, _, participant1, participant2, games1, games2 in replayed_rows(ordered, events)

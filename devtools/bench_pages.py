@@ -128,10 +128,7 @@ def visitor_pages_measure() -> list[PageFigure]:
 
     category = Category.objects.get(slug="constructed")
     lists = CurrentRating.objects.filter(category=category)
-    marathon = Player.objects.filter(membership_number=MARATHON_ID).first()
-    if marathon is None:  # a smaller world: the most played
-        most = lists.exclude(display_id__contains="+").order_by("-matches", "pk").values_list("display_id")[0][0]
-        marathon = Player.objects.get(membership_number=most)
+    marathon = Player.objects.get(membership_number=_marathon(lists).display_id)
     opponent = _most_met(marathon.participant_id)
     team = (
         CurrentRating.objects.filter(participant__kind=Participant.Kind.TEAM)
@@ -201,6 +198,12 @@ def _common_first_name() -> str:
     return Counter(name.split()[0] for name in names if name.split()).most_common(1)[0][0]
 
 
+def _marathon(listed):
+    """The marathon player's row of `listed` (an individual list): the one the bench's bundle adds; in a smaller
+    world, the most played."""
+    return listed.filter(display_id=MARATHON_ID).first() or listed.order_by("-matches", "pk").first()
+
+
 def _most_met(participant_id: int) -> str | None:
     """The membership number of the player `participant_id` met most often."""
     from django.db.models import Case, When
@@ -219,11 +222,8 @@ def _most_met(participant_id: int) -> str | None:
         .order_by("-meetings", "other")
         .values_list("other", flat=True)
     )
-    for other in met[:20]:
-        number = Player.objects.filter(participant_id=other).values_list("membership_number", flat=True).first()
-        if number:
-            return number
-    return None
+    # An individual list's player meets players only.
+    return Player.objects.filter(participant_id=met[:1]).values_list("membership_number", flat=True).first()
 
 
 def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
@@ -246,8 +246,7 @@ def pages_measure(*, site_pages: bool = True) -> list[PageFigure]:
     country = last_page(ranked=True, country=sample.country)
     base = "/rankings/constructed/"
     past = (date.today().replace(day=1) - timedelta(days=400)).isoformat()
-    # The marathon player the bench's bundle adds; in a smaller world, the most played.
-    marathon = lists.filter(display_id=MARATHON_ID).first() or lists.order_by("-matches", "pk").first()
+    marathon = _marathon(lists)
     history_page = min(40, (marathon.matches + HISTORY_PER_PAGE - 1) // HISTORY_PER_PAGE)
     search = "?" + urlencode({"q": sample.name.split()[0]})
     typo = "?" + urlencode({"q": _typo(sample.name)})
@@ -440,8 +439,7 @@ def api_pages_measure() -> list[PageFigure]:
     rows = listed.filter(ranked=True).count()  # the API lists the ranked (list=unranked the others)
     country = listed.filter(ranked=True).exclude(country="").order_by("world_rank").values_list("country", flat=True)[0]
     rankings = "/api/rankings/constructed/"
-    # The marathon player the bench's bundle adds; in a smaller world, the most played.
-    marathon = listed.filter(display_id=MARATHON_ID).first() or listed.order_by("-matches", "pk").first()
+    marathon = _marathon(listed)
     history = f"/api/players/{marathon.display_id}/history/?category=constructed"
     surname = marathon.name.split()[-1] if marathon.name.split() else marathon.display_id
     pages = [

@@ -239,14 +239,15 @@ def _reach(rows, events, rated_events, marked: set, changed_match, start_seq: in
             met_at.update(dict.fromkeys(marked, (changed_match[-1], start_seq + rated - 1)))
         if event_id not in rated_events:
             continue
+        entry_from = start_seq + rated - 1  # this match's entries are not before it
         rated += 1
         if participant1 in reached:
             if participant2 not in reached:
                 reached.add(participant2)
-                met_at[participant2] = (pk, start_seq + rated - 2)
+                met_at[participant2] = (pk, entry_from)
         elif participant2 in reached:
             reached.add(participant1)
-            met_at[participant1] = (pk, start_seq + rated - 2)
+            met_at[participant1] = (pk, entry_from)
         else:
             continue
         replayed.append((event_id, participant1, participant2, games1, games2))

@@ -362,6 +362,11 @@ class PlayerBoxesFormSet(forms.BaseFormSet):
     error on its box that offers them. Text that finds nobody goes to the importer's rules as it is, which say
     what a membership number is; text that could be a number is left to them too: it may be a new player's."""
 
+    def get_form_kwargs(self, index):
+        # A row's boxes are labelled by result_rows, never through label_tag: no suffix to translate for each
+        # of 900 rows.
+        return {**super().get_form_kwargs(index), "label_suffix": ""}
+
     def clean(self):
         super().clean()
         boxes = [
@@ -403,22 +408,21 @@ def _named(name: str) -> str | forms.ValidationError | None:
     )
 
 
-class _SharedByRows:
-    """A field of a form of many rows, shared by every row's form instead of deep-copied for each, as Django
-    copies a form's fields so that the form may change its own. These are never changed after their class is
-    made (their boxes' attributes are set there): a 900-row standings form made 4,500 copies, with their
-    widgets, a request."""
+class _FieldsOfEveryRow(dict):
+    """A row form's fields, shared by every row's form instead of deep-copied for each, as Django copies a
+    form's fields so that the form may change its own. These are never changed after their class is made
+    (their boxes' attributes are set there): a 900-row standings form made 4,500 copies, with their widgets, a
+    request; and when the fields copied themselves as themselves, the copying of each form's fields one by one
+    was still the largest part of the page. A form gets a dict of its own (it may order its fields)."""
 
     def __deepcopy__(self, memo):
-        return self
+        return dict(self)
 
 
-class RowCharField(_SharedByRows, forms.CharField):
-    pass
-
-
-class RowChoiceField(_SharedByRows, forms.ChoiceField):
-    pass
+def _shared_by_rows(form_class):
+    """`form_class`, a form of which a formset makes hundreds, its fields shared by all (_FieldsOfEveryRow)."""
+    form_class.base_fields = _FieldsOfEveryRow(form_class.base_fields)
+    return form_class
 
 
 def _player_box() -> FixedTextInput:
@@ -429,6 +433,7 @@ def _count_box(inputmode: str, size: int) -> FixedTextInput:
     return FixedTextInput(attrs={"inputmode": inputmode, "size": size})
 
 
+@_shared_by_rows
 class MatchRowForm(forms.Form):
     """One match of a round, as typed. The importer's rules check it; the fields only carry text."""
 
@@ -443,21 +448,21 @@ class MatchRowForm(forms.Form):
         "draws": "draws",
     }
 
-    player1 = RowCharField(widget=_player_box(), required=False, max_length=250, label=gettext_lazy("Player 1"))
-    player2 = RowCharField(
+    player1 = forms.CharField(widget=_player_box(), required=False, max_length=250, label=gettext_lazy("Player 1"))
+    player2 = forms.CharField(
         widget=_player_box(),
         required=False,
         max_length=250,
         label=gettext_lazy("Player 2"),
         help_text=gettext_lazy("Empty for a bye."),
     )
-    games1 = RowCharField(
+    games1 = forms.CharField(
         widget=_count_box("numeric", 3), required=False, max_length=5, label=gettext_lazy("Games won by player 1")
     )
-    games2 = RowCharField(
+    games2 = forms.CharField(
         widget=_count_box("numeric", 3), required=False, max_length=5, label=gettext_lazy("Games won by player 2")
     )
-    draws = RowCharField(
+    draws = forms.CharField(
         widget=_count_box("numeric", 3), required=False, max_length=5, label=gettext_lazy("Games drawn")
     )
 
@@ -468,22 +473,23 @@ class MatchRowForm(forms.Form):
         return suggested_number(self.cleaned_data["player2"])
 
 
+@_shared_by_rows
 class StandingRowForm(forms.Form):
     PLAYER_BOXES = ("player",)
     # standings.csv column -> the field that carries it.
     COLUMNS = {"player_id": "player", "rank": "rank", "vp": "vp", "gw": "gw", "final": "final"}
 
-    player = RowCharField(widget=_player_box(), required=False, max_length=250, label=gettext_lazy("Player"))
-    rank = RowCharField(widget=_count_box("decimal", 4), required=False, max_length=6, label=gettext_lazy("Rank"))
-    vp = RowCharField(
+    player = forms.CharField(widget=_player_box(), required=False, max_length=250, label=gettext_lazy("Player"))
+    rank = forms.CharField(widget=_count_box("decimal", 4), required=False, max_length=6, label=gettext_lazy("Rank"))
+    vp = forms.CharField(
         widget=_count_box("decimal", 4),
         required=False,
         max_length=8,
         label=gettext_lazy("VP"),
         help_text=gettext_lazy("Halves allowed: 2.5"),
     )
-    gw = RowCharField(widget=_count_box("decimal", 4), required=False, max_length=5, label=gettext_lazy("GW"))
-    final = RowChoiceField(
+    gw = forms.CharField(widget=_count_box("decimal", 4), required=False, max_length=5, label=gettext_lazy("GW"))
+    final = forms.ChoiceField(
         widget=QuickSelect, required=False, choices=FinalPlacing.choices, label=pgettext_lazy("final placing", "Final")
     )
 

@@ -6,11 +6,13 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin import ModelAdmin
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lib.admin_lists import QuickActionCheckbox
 from lib.forms import PLAYER_BOX, FixedTextInput, QuickCheckboxInput, QuickSelect, QuickTextInput
+from organize.forms import MatchRowForm, StandingRowForm
 from players.models import Player
 from tests.factories import PlayerFactory
 
@@ -58,7 +60,30 @@ def test_a_fixed_box_copied_by_its_field_writes_the_fields_attributes_too():
 def test_a_choice_is_written_as_djangos_template_writes_it(value, attrs, choices):
     ours, django = QuickSelect(choices=choices), forms.Select(choices=choices)
 
-    assert ours.render("s-0-final", value, attrs) == django.render("s-0-final", value, attrs)
+    for chosen in [value, *(choice_value for choice_value, _ in choices)]:  # each option selected in turn
+        assert ours.render("s-0-final", chosen, attrs) == django.render("s-0-final", chosen, attrs)
+
+
+def test_a_choices_labels_are_written_in_the_language_of_each_page():
+    choices = [("", gettext_lazy("Not a finalist")), ("winner", gettext_lazy("Winner"))]
+    ours, django = QuickSelect(choices=choices), forms.Select(choices=choices)
+
+    for language in ["de", "en", "de"]:
+        with translation.override(language):
+            assert ours.render("s-0-final", "winner") == django.render("s-0-final", "winner")
+    with translation.override("de"):
+        assert ">Sieger</option>" in ours.render("s-0-final", "")
+
+
+def test_a_choice_field_given_new_choices_writes_them():
+    field = forms.ChoiceField(widget=QuickSelect, choices=[("a", "A")])
+    field.widget.render("f", "a")
+
+    field.choices = [("b", "B & C")]
+
+    written = field.widget.render("f", "b")
+
+    assert written == '<select name="f">\n  <option value="b" selected>B &amp; C</option>\n\n</select>'
 
 
 def test_choices_in_groups_are_left_to_djangos_template():
@@ -87,3 +112,13 @@ def test_an_admin_rows_action_checkbox_is_the_admins_own(language):
 
     assert isinstance(model_admin, QuickActionCheckbox) and ours == djangos
     assert "&lt;Ziegler&gt;" in ours  # the player's name escaped in its label
+
+
+@pytest.mark.parametrize("form_class", [MatchRowForm, StandingRowForm])
+def test_the_rows_of_a_results_form_share_their_fields_each_in_a_dict_of_its_own(form_class):
+    """Hundreds of rows a page: their fields are made once, not copied for each row (the page's largest cost)."""
+    first, second = form_class(), form_class()
+
+    assert first.fields is not second.fields
+    assert all(first.fields[name] is second.fields[name] for name in form_class.base_fields)
+    assert list(first.fields) == list(form_class.base_fields)

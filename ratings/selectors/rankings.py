@@ -31,7 +31,7 @@ from ratings.selectors.ranking_filters import RankingFilters
 from ratings.snapshots import end_of_previous_month, ranking_snapshots, snapshot_dates_missing
 
 LENGTH_SECONDS = 60 * 60
-SEARCH_LISTED = 5000  # a past list's search names at most this many participants in its query
+SEARCH_LISTED = 5000  # a search by names like the one typed (a typo) names at most this many participants
 
 
 # A listed row, field by field: written here once. CurrentRating and SnapshotRating both have these fields, and a
@@ -61,6 +61,10 @@ BEST_FIRST = ("-rating", "name", "display_id")
 # were found after 37,000 rows of the ratings index checked one by one (83 ms; read whole and sorted: 9 ms).
 # A search that finds more finds its first page soon along the list's order.
 SORTED_WHOLE_UP_TO = 5_000
+# A past list has no index of names: its search reads the whole list whatever it finds, so it reads every row
+# found in order, and counts them, in that one pass, where there are up to this many; the page is then read
+# by their keys. More are counted in that pass, and a page is read by a second.
+PAST_SORTED_WHOLE_UP_TO = 10_000
 
 # Deeper than this into a list read in an order no rank serves (the unranked list, a list sorted by name), a
 # page's rows are found by their keys first (ListRows._slice): at ten million matches the unranked list's
@@ -135,7 +139,6 @@ class ListRows:
         seek: RankSeek | PositionSeek | None,
         length_key: str | None = None,
         length: int | None = None,
-        few: bool = False,
         found: list | None = None,
         near: bool = False,
         searched: bool = False,
@@ -146,12 +149,11 @@ class ListRows:
         self._annotations = annotations  # rank and previous_rank at the list's level
         self._seek = seek
         self._length_key = length_key  # where the length is cached, when counting costs a scan
-        self._few = few or found is not None  # a few thousand rows at most: their keys read once, in order
+        self._few = found is not None  # a few thousand rows at most: their keys read once, in order
         # A search's few rows, found already: their participants in the list's own order. The list is those of
         # `rows`, and a page of them is read by participant from `rows` itself: asked for a page's hundred beside
         # the thousands found, PostgreSQL looked up the thousands.
         self._found = found
-        self._key = "pk" if found is None else "participant_id"  # what a few rows are read by
         self._keys = found  # a few rows' keys in the current order, once read
         self.ordering: tuple[str, ...] = BEST_FIRST
         self._length = length  # counted already, or None
@@ -182,7 +184,7 @@ class ListRows:
         if not isinstance(key, slice):
             raise TypeError("read a list by slices (pages)")
         if self._few:
-            return self._rows_of(self._rows.annotate(**self._annotations), self._ordered_keys()[key], self._key)
+            return self._rows_of(self._rows.annotate(**self._annotations), self._ordered_keys()[key], "participant_id")
         length = len(self)
         start, stop, _ = key.indices(length)
         if start >= stop:
@@ -220,7 +222,7 @@ class ListRows:
 
     def _keys_in_order(self) -> QuerySet:
         """The keys of a few rows, found whole and then sorted, in the current order."""
-        return few_in_order(self._listed(), self.ordering).values_list(self._key, flat=True)
+        return few_in_order(self._listed(), self.ordering).values_list("participant_id", flat=True)
 
     def _listed(self) -> QuerySet:
         """Every row of the list: `rows`, or those of them found."""
@@ -271,12 +273,8 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         # the search again. Counted by one pass and its page read by a second, limited's "Andrew" at ten
         # million matches folded the 6,225 names its trigram index offered twice (62 ms). More than a few are
         # read along the list's order, counted already.
-        found = few_in_order(rows.filter(condition).annotate(found=Window(Count("pk"))), BEST_FIRST)
-        first = list(found.values_list("participant_id", "found")[: SORTED_WHOLE_UP_TO + 1])
-        length = first[0][1] if first else 0
-        if length <= SORTED_WHOLE_UP_TO:
-            found_first = [participant for participant, _ in first]
-        else:
+        length, found_first = _found_in_order(rows.filter(condition), up_to=SORTED_WHOLE_UP_TO)
+        if found_first is None:
             rows = rows.filter(condition)
     seek = None
     if not (filters.unranked or filters.search):
@@ -301,6 +299,18 @@ def current_ranking_rows(*, category: Category, filters: RankingFilters) -> List
         near=near,
         searched=bool(filters.search),
     )
+
+
+def _found_in_order(found: QuerySet, *, up_to: int) -> tuple[int, list | None]:
+    """How many rows `found` has and, when they are `up_to` or fewer, their participants in the list's own order
+    (BEST_FIRST), from one pass over them."""
+    first = list(
+        few_in_order(found.annotate(found=Window(Count("pk"))), BEST_FIRST).values_list("participant_id", "found")[
+            : up_to + 1
+        ]
+    )
+    length = first[0][1] if first else 0
+    return length, ([participant for participant, _ in first] if length <= up_to else None)
 
 
 def _search(category: Category, text: str) -> tuple[Q, bool]:
@@ -390,19 +400,25 @@ def past_ranking_rows(*, category: Category, filters: RankingFilters, with_movem
         condition, near = _search(category, filters.search)
         found = CurrentRating.objects.filter(condition, category=category)
         participants = list(found.order_by().values_list("participant_id", flat=True))
-        few = len(participants) <= SEARCH_LISTED
         # The participants as one array however many (any_of): 3,700 placeholders cost 20 ms of Python to write
         # and send, and PostgreSQL tests each row of the past list against the array as a hash. Given as a
         # subquery, they were planned from the list's statistics, which a list written for this page has not
         # yet (the job that takes them comes after), and 10,823 "David"s at ten million matches were looked up
         # one row of the past list at a time, 1.1 s against 56 ms.
-        rows = rows.filter(any_of("participant_id", participants))
+        searched = rows.filter(any_of("participant_id", participants))
+        # Counted and put in order in one pass, as today's list's search: a count and a page each read the
+        # whole past list (21 ms each for "David" at ten million matches).
+        length, found_first = _found_in_order(searched, up_to=PAST_SORTED_WHOLE_UP_TO)
+        if found_first is None:
+            rows = searched
     annotations = {"rank": F(LEVEL_RANK[level])}
     if with_movement:
         previous = SnapshotRating.objects.filter(snapshot=snapshots[before], participant=OuterRef("participant_id"))
         annotations["previous_rank"] = Subquery(previous.values(LEVEL_RANK[level])[:1])
     if filters.search:
-        return ListRows(rows, annotations=annotations, seek=None, few=few, near=near)
+        return ListRows(
+            rows, annotations=annotations, seek=None, length=length, found=found_first, near=near, searched=True
+        )
     return ListRows(rows, annotations=annotations, seek=PositionSeek(f"{level}_position"))
 
 

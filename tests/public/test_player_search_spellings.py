@@ -178,14 +178,14 @@ def test_a_list_of_players_finds_them_by_number_prefix_and_not_the_players_outsi
 def test_a_past_lists_search_finding_more_than_it_names_shows_the_same_rows(
     client, ranked_default_bundle, monkeypatch, settings
 ):
-    """A past date's list is searched by whom today's list finds: past SEARCH_LISTED of them they are counted and
+    """A past date's list is searched by whom today's list finds: past PAST_SORTED_WHOLE_UP_TO rows found they are
     paged by the database instead of by their keys, with the same rows; named as one array still, never as a query
     on today's list (on PostgreSQL planned from the past list's statistics, which a list just written has not
     yet)."""
     settings.PUBLIC_PAGE_KEPT_MAX_BYTES = 0  # each page rendered, none served as kept
     asked = {"q": "o", "as_of": "2003-12-31"}
     named = client.get("/rankings/constructed/", asked)
-    monkeypatch.setattr("ratings.selectors.rankings.SEARCH_LISTED", 1)
+    monkeypatch.setattr("ratings.selectors.rankings.PAST_SORTED_WHOLE_UP_TO", 1)
     with CaptureQueriesContext(connection) as queries:
         queried = client.get("/rankings/constructed/", asked)
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from ratings.models import Category, RankingSnapshot, SnapshotRating
 from ratings.selectors import rankings
 from ratings.selectors.lists import ranking_list, ranking_rows
-from ratings.selectors.rankings import SORTED_WHOLE_UP_TO
+from ratings.selectors.rankings import PAST_SORTED_WHOLE_UP_TO, SORTED_WHOLE_UP_TO
 from ratings.snapshots import SNAPSHOTS_KEPT, end_of_previous_month, ranking_snapshots
 from tests.bundles import Bundle
 from tests.worlds import bundle_rated
@@ -216,6 +216,24 @@ def test_every_page_of_past_lists_holds_its_rows_of_the_computed_list(client, ti
                 pages = every_page(client, params, len(rows))
 
                 assert pages == in_pages(rows), f"{as_of} {level} {'ranked' if ranked else 'unranked'}"
+
+
+@pytest.mark.parametrize("sort", ["", "name", "-rank", "rating"])
+@pytest.mark.parametrize("sorted_whole_up_to", [0, PAST_SORTED_WHOLE_UP_TO], ids=["paged by the database", "by keys"])
+def test_a_past_lists_search_finding_everyone_pages_through_it_as_the_list_does(
+    client, tied_constructed, sort, sorted_whole_up_to, monkeypatch
+):
+    """A past list's search counts and orders what it finds in one pass and reads each page by the keys, or, when
+    it finds more than rankings.PAST_SORTED_WHOLE_UP_TO, pages in the database: the same pages either way."""
+    monkeypatch.setattr(rankings, "PAST_SORTED_WHOLE_UP_TO", sorted_whole_up_to)
+    as_of = FIRST_DAYS[4].replace(day=10)
+    rows = len(expected(tied_constructed, ranked=True, as_of=as_of))
+    params = {"as_of": as_of.isoformat(), "sort": sort}
+
+    searched = every_page(client, {**params, "q": "player"}, rows)
+
+    assert searched == every_page(client, params, rows)
+    assert len(searched) > 1 and all(searched)
 
 
 def test_past_lists_know_when_each_participant_last_played_up_to_their_date(tied_constructed):

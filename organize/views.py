@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.selectors import user_can_organize, user_manages_all_events
-from events.models import EventStatus, Match, Standing
+from events.models import EventStatus
 from lib.tables import configure
 from organize import selectors, services
 from organize.filters import OrganizeEventFilter
@@ -257,27 +257,11 @@ def round_entry(request, event_id, round_number):
     if event.team_size > 1:
         messages.info(request, _("Team events are reported by uploading their files (teams and matches)."))
         return redirect("organize:upload", event.pk)
-    stored = list(
-        Match.objects.filter(event=event, round=round_number)
-        .select_related("participant1__player", "participant2__player")
-        .order_by("id")
-    )
-    initial = [
-        {
-            "player1": match.participant1.player.membership_number,
-            "player2": match.participant2.player.membership_number if match.participant2 else "",
-            "games1": str(match.games1),
-            "games2": str(match.games2),
-            "draws": str(match.draws) if match.draws else "",
-        }
-        for match in stored
-    ]
-    initial += [{}] * _blank_rows(len(initial), math.ceil(event.player_count / 2))
+    stored = selectors.round_typed(event=event, round_number=round_number)
+    initial = stored.rows + [{}] * _blank_rows(len(stored.rows), math.ceil(event.player_count / 2))
     posted = request.method == "POST"
     formset = MatchRowFormSet(request.POST if posted else None, initial=initial, prefix="m")
-    round_form = RoundForm(
-        request.POST if posted else None, initial={"elimination": any(match.elimination for match in stored)}
-    )
+    round_form = RoundForm(request.POST if posted else None, initial={"elimination": stored.elimination})
     players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()
     placed, status = None, 200
     if posted and not players_form.refused and formset.is_valid() and round_form.is_valid():
@@ -295,7 +279,7 @@ def round_entry(request, event_id, round_number):
             if request.POST.get("then") == "next":
                 return redirect("organize:round", event.pk, round_number + 1)
             return redirect("organize:event", event.pk)
-    rounds = sorted(set(Match.objects.filter(event=event).values_list("round", flat=True)) | {round_number})
+    rounds = sorted({*selectors.event_rounds(event=event), round_number})
     return render(
         request,
         "organize/round.html",
@@ -319,18 +303,8 @@ def standings_entry(request, event_id):
     if event.team_size > 1:
         messages.info(request, _("Team events are reported by uploading their files (teams and standings)."))
         return redirect("organize:upload", event.pk)
-    stored = Standing.objects.filter(event=event).select_related("participant__player").order_by("rank", "id")
-    initial = [
-        {
-            "player": standing.participant.player.membership_number,
-            "rank": str(standing.rank),
-            "vp": f"{standing.vp.normalize():f}",
-            "gw": str(standing.gw),
-            "final": standing.final,
-        }
-        for standing in stored
-    ]
-    initial += [{}] * _blank_rows(len(initial), event.player_count)
+    stored = selectors.standings_typed(event=event)
+    initial = stored + [{}] * _blank_rows(len(stored), event.player_count)
     posted = request.method == "POST"
     formset = StandingRowFormSet(request.POST if posted else None, initial=initial, prefix="s")
     players_form = NewPlayersForm.posted(request.POST) if posted else NewPlayersForm()

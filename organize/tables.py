@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from events.models import EventStatus
 from lib.tables import ONE_PASS_TEMPLATE, TABLE_TEMPLATE, Cell, OnePassTable, always, cell
 from players.formatting import change_cell, day, decimal, format_name
-from players.links import participant_entity, url_maker
+from players.links import NamedParticipant, url_maker
 from ratings.formatting import rating_shown
 
 STATUS_TAGS = {EventStatus.DRAFT: "tag tag-muted", EventStatus.SUBMITTED: "tag", EventStatus.RATED: "tag tag-yes"}
@@ -81,13 +81,11 @@ class OrganizeEventTable(OnePassTable):
         }
 
 
-def _participant_name(participant) -> str:
-    entity = participant_entity(participant)
-    if entity is None:
+def _participant_name(named: NamedParticipant | None) -> str:
+    """A participant as the preview names it: a player by name and number, a team by its name or its members."""
+    if named is None or not (named.name or named.membership_number):
         return "—"
-    number = getattr(entity, "membership_number", None)
-    name = entity.name or str(entity)
-    return f"{name} ({number})" if number else name
+    return f"{named.name} ({named.membership_number})" if named.membership_number else named.name
 
 
 def _exact(value: float, rounding: str) -> SafeString:

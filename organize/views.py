@@ -39,7 +39,7 @@ from organize.importer.event_results import event_ref
 from organize.problems import PlacedErrors, form_errors_placed, stored_results_problems, upload_errors_placed
 from organize.results import round_results, standings_results
 from organize.tables import OrganizeEventTable, PreviewChangeTable, PreviewPointsTable
-from players.models import Participant
+from players.selectors import participant_names
 from ratings.preview import event_preview
 
 EVENTS_PER_PAGE = 50
@@ -338,7 +338,7 @@ def preview(request, event_id):
             ids.update(row.participant for row in each.participants)
         else:
             ids.update(row.standing.participant_id for row in each.standings)
-    participants = Participant.objects.select_related("player", "team").in_bulk(ids)
+    participants = participant_names(participant_ids=ids)
     sections = []
     for each in previews:
         rounding = each.category.display_rounding

@@ -270,3 +270,20 @@ def test_each_players_change_is_a_row_of_the_preview_page(dci_1997, ann, bob):
         "Bob (1002) 0–0–1 0 1600 1200 provisional −400.00 provisional formula",
     ]
     assert '<span class="tag tag-muted">provisional</span>' in html
+    assert '<span title="1608.00">1608</span>' in html  # the rating as the list shows it, two decimals on hover
+
+
+def test_a_team_is_named_on_the_preview_page_by_its_name_or_its_members():
+    from players.services import team_create
+
+    members = [PlayerFactory(membership_number=str(2001 + index)) for index in range(6)]
+    named, unnamed = team_create(members=members[:3], name="The Decks"), team_create(members=members[3:])
+    event = EventFactory(team_size=3, k=16, organizer=OrganizerFactory())
+    MatchFactory(event=event, participant1=named.participant, participant2=unnamed.participant)
+    client = Client()
+    client.force_login(event.organizer)
+
+    html = page(client, f"/organize/events/{event.pk}/preview/")
+
+    rows = [text(row).strip() for row in re.findall(r"<tr class=\"(?:odd|even)\">(.*?)</tr>", html, re.S)]
+    assert [row.split(" 1–0–0")[0].split(" 0–0–1")[0] for row in rows] == ["The Decks", "2004 / 2005 / 2006"]

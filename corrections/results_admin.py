@@ -25,7 +25,7 @@ from events.services import (
     kinds_merge,
     results_changed_send,
 )
-from lib.admin_lists import EstimatedCountPaginator, QuickActionCheckbox
+from lib.admin_lists import EstimatedCountPaginator, IndexedValuesFilter, QuickActionCheckbox
 from lib.admin_search import search_words
 from lib.lookups import any_of
 from lib.tables import country_label
@@ -122,9 +122,11 @@ class EventAdmin(QuickActionCheckbox, admin.ModelAdmin):
         "organizer",
     ]
     list_display_links = ["date", "name"]
-    list_filter = ["format", "k", "team_size", "structure", "level", "status", "level2_judge"]
+    list_filter = [("format", IndexedValuesFilter), "k", "team_size", "structure", "level", "status", "level2_judge"]
     list_select_related = ["organizer"]
     search_fields = ["name", "code", "city"]
+    show_full_result_count = False  # a second count of every event on each filtered page
+    paginator = EstimatedCountPaginator  # unfiltered, every event counted on each page (lib.admin_lists)
     date_hierarchy = "date"
     autocomplete_fields = ["organizer"]
     readonly_fields = ["created_at", "match_link", "standing_link", "add_match_link"]

@@ -6,6 +6,7 @@ from django.utils.translation import pgettext_lazy
 from django_countries.fields import CountryField
 
 from lib.indexes import trigram_search_index
+from lib.skip_scans import years_along_index
 from players.models import Participant
 
 
@@ -53,6 +54,14 @@ class EventQuerySet(models.QuerySet):
     def public(self):
         """Events everyone may see: a draft is its organizer's until it is submitted."""
         return self.filter(status__in=(EventStatus.SUBMITTED, EventStatus.RATED))
+
+    def dates(self, field_name, kind, order="ASC"):
+        """As QuerySet.dates(), but the years of events' dates (the event list's filter, the admin's date
+        hierarchy) are a list read along the date's index, a probe a year, rather than a DISTINCT of every event."""
+        if field_name == "date" and kind == "year":
+            years = years_along_index(self, "date")
+            return years if order == "ASC" else years[::-1]
+        return super().dates(field_name, kind, order)
 
 
 class Event(models.Model):

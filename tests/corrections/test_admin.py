@@ -534,3 +534,24 @@ def test_bulk_deleting_players_deletes_their_participants(admin_client):
     data = {"action": "delete_selected", "_selected_action": [player.pk for player in players], "post": "yes"}
     assert admin_client.post(url(Player, "changelist"), data).status_code == 302
     assert not Participant.objects.exists()
+
+
+def test_the_events_list_offers_each_format_and_year_that_its_events_have(admin_client):
+    """Read along the indexes of the format and the date (lib.skip_scans): drafts included, as the list shows them."""
+    from tests.factories import EventFactory
+
+    EventFactory(date=datetime.date(2019, 4, 1), format="vintage")
+    EventFactory(date=datetime.date(2021, 4, 1), format="standard", status="rated")
+    EventFactory(date=datetime.date(2021, 9, 1), format="booster-draft")
+
+    response = admin_client.get(url(Event, "changelist"))
+
+    assert len(listed(response)) == 3
+    [formats] = [spec for spec in response.context["cl"].filter_specs if spec.title == "format"]
+    assert [choice["display"] for choice in formats.choices(response.context["cl"])][1:] == [
+        "booster-draft",
+        "standard",
+        "vintage",
+    ]
+    html = response.content.decode()
+    assert re.findall(r'href="\?date__year=(\d+)"', html) == ["2019", "2021"]

@@ -301,7 +301,7 @@ class MatchAdmin(ResultRowsAdmin):
         events and sides found first in their own tables, then the matches through their indexes: ORed across
         the joins of every match, a search read all of them (1.2-2.3 s at a million matches)."""
         for word in search_words(search_term):
-            events, sides = _events_containing(word), participants_containing(word=word)
+            events, sides = _events_containing(word), participants_containing(words=[word])
             in_event, as_side1, as_side2 = (
                 any_of("event_id", events),
                 any_of("participant1_id", sides),

@@ -75,7 +75,7 @@ class ParticipantSearch:
         words = search_words(search_term)
         if not words:
             return queryset, False
-        found = set.intersection(*(set(participants_containing(word=word)) for word in words))
+        found = participants_containing(words=words)
         return queryset.filter(any_of(self.participant_lookup, found)), False
 
 

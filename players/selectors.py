@@ -103,12 +103,19 @@ def player_by_number(*, number: str) -> Player | None:
 # Names -------------------------------------------------------------------------------
 
 
-def participants_containing(*, word: str) -> list[int]:
+def participants_containing(*, words: list[str]) -> list[int]:
     """The participants whose player's name or membership number, or team's name or members' numbers, contain
-    `word` in any case: found in the players' table through its trigram index, and in the teams'."""
-    players = Player.objects.filter(Q(name__icontains=word) | Q(membership_number__icontains=word))
-    teams = Team.objects.filter(Q(name__icontains=word) | Q(member_key__icontains=word))
-    return [*players.values_list("participant_id", flat=True), *teams.values_list("participant_id", flat=True)]
+    every word of `words` in any case: found in the players' table through its trigram index, and in the teams',
+    all the words in one query each (a query a word and table, then intersected: 19 of the 43 ms of the rating
+    history's search for a whole name at ten million matches)."""
+    players, teams = Q(), Q()
+    for word in words:
+        players &= Q(name__icontains=word) | Q(membership_number__icontains=word)
+        teams &= Q(name__icontains=word) | Q(member_key__icontains=word)
+    return [
+        *Player.objects.filter(players).order_by().values_list("participant_id", flat=True),  # not by name
+        *Team.objects.filter(teams).order_by().values_list("participant_id", flat=True),
+    ]
 
 
 def participant_names(*, participant_ids) -> dict[int, NamedParticipant]:

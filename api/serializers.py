@@ -187,13 +187,14 @@ def side(request, named: NamedParticipant | None) -> dict | None:
     return {"kind": named.kind, "id": str(named.pk), "name": "", "url": None}
 
 
-def match(request, row: tuple, sides: dict[int, NamedParticipant]) -> dict:
-    """A MATCH_ROW of api.selectors.event_matches, its sides named."""
+def match(row: tuple, sides: dict[int, dict]) -> dict:
+    """A MATCH_ROW of api.selectors.event_matches, its sides as `side` gives them (participant id -> side)."""
     pk, _round, participant1, participant2, games1, games2, draws, elimination = row
     return {
         "id": pk,
-        "participant1": side(request, sides.get(participant1)),
-        "participant2": side(request, sides.get(participant2)) if participant2 is not None else None,
+        # Each a copy: pydantic validated and wrote one dict met 3,700 times slower than 3,700 dicts.
+        "participant1": _copied(sides.get(participant1)),
+        "participant2": _copied(sides.get(participant2)) if participant2 is not None else None,
         "games1": games1,
         "games2": games2,
         "draws": draws,
@@ -202,10 +203,16 @@ def match(request, row: tuple, sides: dict[int, NamedParticipant]) -> dict:
     }
 
 
+def _copied(side: dict | None) -> dict | None:
+    return None if side is None else side.copy()
+
+
 def rounds(request, matches: tuple[list[tuple], dict[int, NamedParticipant]]) -> list[dict]:
     """Matches grouped by round, in round order (api.selectors.event_matches gives them in that order)."""
-    rows, sides = matches
+    rows, named = matches
+    # Each side written once, not once a match: the 900 players of the largest event meet in 3,700 matches.
+    sides = {pk: side(request, each) for pk, each in named.items()}
     grouped: dict[int, list[dict]] = {}
     for row in rows:
-        grouped.setdefault(row[1], []).append(match(request, row, sides))
+        grouped.setdefault(row[1], []).append(match(row, sides))
     return [{"round": number, "matches": found} for number, found in grouped.items()]

@@ -472,7 +472,7 @@ def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
         # Who had points from `since` on, and (below) who has them now: the rows of today's list that may change.
         # Unordered: no order is needed here, and a removed event's scores count too.
         result.changed = set(scores.order_by().values_list("participant_id", flat=True).distinct())
-    scores.delete()
+    deleted, _ = scores.delete()
     rows = []
     for event_id, day, players, level, participant, vp, gw, final in standings.values_list(
         "event_id", "event__date", "event__player_count", "event__level", "participant_id", "vp", "gw", "final"
@@ -491,4 +491,6 @@ def _vekn_recompute(category: Category, since: date | None) -> RecomputeResult:
          "bonus"],
         rows,
     )  # fmt: skip
+    # The scores' statistics, as the admin's list counts them from (lib.admin_lists) and the pages plan by.
+    statistics_refresh({EventScore: deleted + result.entries_written})
     return result

@@ -262,8 +262,12 @@ def events(request, params: Query[EventParams]):
 def event(request, event_id: EventId):
     """An event: its details, final standings, and the matches of every round."""
     found = selectors.event_get(event_id=event_id)
-    return {
+    body = {
         **serializers.event(request, found),
         "standings": [serializers.standing(request, row) for row in selectors.event_standings(event=found)],
         "rounds": serializers.rounds(request, selectors.event_matches(event=found)),
     }
+    # Written as built, not validated against EventDetail on the way out: for the 3,700 matches of the largest
+    # event that took a third of the answer (20 ms). The tests hold every answer to the schema instead
+    # (tests/api/test_api_events.py: an answer is what EventDetail would write of it).
+    return api.create_response(request, body, status=200)

@@ -3,6 +3,7 @@
 import pytest
 from django.db.models import Count
 
+from api.schemas import EventDetail
 from events.models import Event, EventStatus, Match
 from ratings.models import Category
 from tests.api.helpers import WORLD_END, all_rows, assert_error, get, queries
@@ -149,6 +150,21 @@ def test_a_vtes_event_has_standings(client, rated):
     assert [
         (row["rank"], row["participant"]["id"], row["vp"], row["gw"], row["final"]) for row in body["standings"]
     ] == [(row.rank, row.participant.player.membership_number, float(row.vp), row.gw, row.final) for row in expected]
+
+
+@pytest.mark.parametrize("kind", ["standard", "booster-draft", "vtes", "team"])
+def test_every_event_answer_is_what_its_documented_schema_writes(client, rated, kind):
+    """The event's answer is written as built (not validated on the way out): it must be exactly what EventDetail
+    makes of it, no field more, none missing, each of its type."""
+    events = Event.objects.public()
+    event = (events.filter(team_size=3) if kind == "team" else events.filter(format=kind, team_size=1)).first()
+    response = client.get(f"/api/events/{event.pk}/")
+
+    body = response.json()
+
+    assert response.status_code == 200 and response["Content-Type"] == "application/json; charset=utf-8"
+    assert body == EventDetail.model_validate(body).model_dump(mode="json")
+    assert body["rounds"] or body["standings"]
 
 
 def test_unknown_events_and_urls_are_json_404s(client, rated):

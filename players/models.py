@@ -125,6 +125,12 @@ class Team(models.Model):
 
     class Meta:
         ordering = ["name", "member_key"]
+        indexes = [
+            # The admin's searches of a player or team by any part of a name or number (players.selectors.
+            # participants_containing): read whole, the 9,700 teams of a ten-million-match world took 4 ms of
+            # every search. On PostgreSQL only (migration 0009).
+            trigram_search_index("name", "member_key", name="team_search_trgm"),
+        ]
 
     def __str__(self):
         return team_label(self.name, self.member_key)

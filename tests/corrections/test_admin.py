@@ -555,3 +555,18 @@ def test_the_events_list_offers_each_format_and_year_that_its_events_have(admin_
     ]
     html = response.content.decode()
     assert re.findall(r'href="\?date__year=(\d+)"', html) == ["2019", "2021"]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigram index is PostgreSQL's")
+def test_a_teams_search_is_answered_by_the_trigram_index_not_by_reading_every_team(one_row_of_every_kind):
+    """The admin's searches by a participant find teams by name or members' numbers through team_search_trgm."""
+    from players.selectors import participants_containing
+
+    with CaptureQueriesContext(connection) as queries:
+        assert participants_containing(words=["three"]) == [one_row_of_every_kind["team"].participant_id]
+    [teams] = [query["sql"] for query in queries.captured_queries if "players_team" in query["sql"]]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
+        cursor.execute(f"EXPLAIN {teams}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "team_search_trgm" in plan, plan

@@ -60,6 +60,7 @@ DECLARED_NOT_MADE = {
         ("players_player", "player_name_folded_trgm"),
         ("ratings_currentrating", "current_search_trgm"),
         ("events_event", "event_search_trgm"),
+        ("players_team", "team_search_trgm"),
     },
 }
 

@@ -19,13 +19,12 @@ import functools
 import math
 from dataclasses import dataclass, field
 
-from django.db.models import Max
 from django.utils.translation import gettext
 
 from events.models import Event, EventStatus, Match
 from ratings.engine import ruleset_for
-from ratings.engine.history import result_of
-from ratings.models import Category, RatingEntry, RecomputeRun, RecomputeStatus, Ruleset
+from ratings.engine.history import states_replayed
+from ratings.models import Category, RecomputeRun, RecomputeStatus, Ruleset
 from ratings.selectors.history import (
     categories_rating,
     category_events,
@@ -35,7 +34,7 @@ from ratings.selectors.history import (
     states_before,
     states_before_each,
 )
-from ratings.selectors.lists import participant_identities
+from ratings.selectors.lists import current_ratings, participant_identities
 
 # Replays of unaffected participants give bit-identical ratings; anything closer than this is unchanged.
 UNCHANGED = 1e-9
@@ -144,8 +143,6 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set, changed
     `changed_match` (date, event, round, id): the stored match where `marked` are first reached, from their
     state just before it; None: they are reached from `since` on."""
     category = impact.category
-    history = RatingEntry.objects.filter(category=category)
-    last_seq = history.aggregate(last=Max("seq"))["last"] or 0
     start_seq = history_start_seq(category, since)
 
     events = {
@@ -184,21 +181,24 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set, changed
         )
         impact.matches_replayed = 0
         states = states_before(category, start_seq, reached)
-    for event_id, participant1, participant2, games1, games2 in replayed:
-        _, k, players, judge = events[event_id]
-        ruleset.rate_pair(participant1, participant2, result_of(games1, games2), k, players, judge, states)
-        if whole:
-            impact.matches_replayed += 1
+    applied = states_replayed(ruleset, replayed, events, states)
+    if whole:
+        impact.matches_replayed = applied
 
-    now = states_before(category, last_seq + 1, reached)  # each one's last history row: their rating today
-    identities = participant_identities(category, reached)
+    # Their ratings today: today's list, published with the history (each one's last row of it), read in one
+    # pass rather than looked up row by row in the history (0.2 s for 100,000 at a million matches).
+    now = current_ratings(category, reached)
+    moved = []
     for participant in reached:
-        before = now[participant].rating if participant in now else None
+        before = now.get(participant)
         after = states[participant].rating if participant in states else None
         if before is not None and after is not None and abs(after - before) <= UNCHANGED:
             continue
         if before is None and after is None:
             continue
+        moved.append((participant, before, after))
+    identities = participant_identities(category, [participant for participant, _, _ in moved])  # theirs only
+    for participant, before, after in moved:
         number, name, *_ = identities.get(participant, (str(participant), f"#{participant}", "", ""))
         impact.rows.append(RatingImpact(participant, number, name, before, after, participant in marked))
     impact.rows.sort(key=lambda row: (-(math.inf if row.change is None else abs(row.change)), row.name))

@@ -206,6 +206,23 @@ def list_built_on(category: Category) -> date | None:
 WHOLE_TABLE_ABOVE = 20_000
 
 
+def current_ratings(category: Category, participants) -> dict[int, float]:
+    """participant id -> their rating in today's list (their last history row's), for those of `participants`
+    rated in the category. A whole list's worth is read as the whole list (as participant_identities)."""
+    wanted = set(participants)
+    rows = CurrentRating.objects.filter(category=category).order_by()
+    chunks = [None] if len(wanted) > WHOLE_TABLE_ABOVE else chunked(sorted(wanted), 10_000)
+    found = {}
+    for chunk in chunks:
+        chosen = rows if chunk is None else rows.filter(any_of("participant_id", chunk))
+        found.update(
+            (participant, rating)
+            for participant, rating in chosen.values_list("participant_id", "rating")
+            if participant in wanted
+        )
+    return found
+
+
 def participant_identities(category: Category, participants) -> dict[int, tuple[str, str, str, str]]:
     """participant id -> (id shown, name, country, region)."""
     wanted = set(participants)

@@ -16,7 +16,7 @@ from corrections import services
 from corrections.services import NewMatch, Result
 from events.models import Event, EventStatus, Match
 from players.models import Participant, Player
-from ratings.engine.rulesets import Ruleset as EngineRuleset
+from ratings import impact as impact_module
 from ratings.impact import MatchChange, correction_impact
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors.lists import category_standings
@@ -176,7 +176,7 @@ def test_the_impact_preview_replays_only_what_the_change_reaches_and_predicts_th
     apply, change = a_change(kind, events[4])
     rated = []
     with monkeypatch.context() as patched:
-        patched.setattr(EngineRuleset, "rate_pair", counted(rated, EngineRuleset.rate_pair))
+        patched.setattr(impact_module, "states_replayed", counted(rated, impact_module.states_replayed))
         impacts = correction_impact(change=change)
     [impact] = [each for each in impacts if each.category == category]
     now = current(category)
@@ -194,14 +194,15 @@ def test_the_impact_preview_replays_only_what_the_change_reaches_and_predicts_th
         assert math.isclose(rating, expected, rel_tol=0, abs_tol=EXACT), (who, rating, expected)
 
 
-def counted(calls: list, rate_pair):
-    """`rate_pair`, noting each call in `calls`."""
+def counted(calls: list, replay):
+    """`replay` (ratings.engine.history.states_replayed), noting each match it is given in `calls`."""
 
-    def rate_and_count(self, *args):
-        calls.append(args[:2])
-        return rate_pair(self, *args)
+    def replay_and_count(ruleset, matches, *args):
+        matches = list(matches)
+        calls.extend(match[1:3] for match in matches)
+        return replay(ruleset, matches, *args)
 
-    return rate_and_count
+    return replay_and_count
 
 
 def test_the_impact_preview_writes_nothing(admin):

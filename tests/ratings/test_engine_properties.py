@@ -22,7 +22,7 @@ from ratings.engine import (
     rate_matches,
     ruleset_for,
 )
-from ratings.engine.history import history_rows
+from ratings.engine.history import history_rows, states_replayed
 
 RULESETS = ["dci-2001", "dci-1997", "match-points"]
 K_VALUES = [8, 16, 24, 32, 40, 48]
@@ -247,3 +247,30 @@ def test_history_rows_equal_the_rulesets_changes_match_by_match(rounds):
         ]
         assert [(row[6], row[8], row[9], row[13], row[15]) for row in rows] == expected
         assert [row[1] for row in rows] == [seq for seq in range(1, len(changes) + 1) for _ in range(2)]
+
+
+@FEW
+@given(tournaments(), st.sampled_from(RULESETS), st.sampled_from([1400.0, START_RATING]), st.booleans(), st.data())
+def test_replaying_matches_for_their_states_ends_where_the_history_rows_do_to_the_last_bit(
+    rounds, slug, start, from_states, data
+):
+    """states_replayed (a correction's preview) against history_rows (the recompute): the same ratings, match
+    counts and provisional totals, every ruleset, from saved states or none."""
+    provisional_until = provisional_threshold(slug, data)
+    ruleset = ruleset_for(slug, provisional_until=provisional_until, start_rating=start)
+    rows, events = as_rows(flat(rounds))
+    rated = [row for row in rows if ruleset.is_rated(events[row[1]][2])]
+    before = {1: ParticipantState(rating=1712.25, matches=4, wins=2, losses=1, opponent_rating_sum=6400.0)}
+    replayed_states, history_states = copy.deepcopy(before), copy.deepcopy(before)
+    if not from_states:
+        replayed_states, history_states = {}, {}
+
+    applied = states_replayed(
+        ruleset, [(e, p1, p2, g1, g2) for _, e, _, p1, p2, g1, g2 in rated], events, replayed_states
+    )
+    list(history_rows(ruleset, rows, events, history_states, category_id=1, first_seq=1))
+
+    assert applied == len(rated)
+    for state in history_states.values():
+        state.last_played = None  # the one thing a replay for the states leaves as it was
+    assert replayed_states == history_states

@@ -149,7 +149,9 @@ class ListRows:
         self._annotations = annotations  # rank and previous_rank at the list's level
         self._seek = seek
         self._length_key = length_key  # where the length is cached, when counting costs a scan
-        self._few = found is not None  # a few thousand rows at most: their keys read once, in order
+        # Found already, SORTED_WHOLE_UP_TO rows at most (PAST_SORTED_WHOLE_UP_TO in a past list): their keys
+        # read once, in order.
+        self._few = found is not None
         # A search's few rows, found already: their participants in the list's own order. The list is those of
         # `rows`, and a page of them is read by participant from `rows` itself: asked for a page's hundred beside
         # the thousands found, PostgreSQL looked up the thousands.

@@ -326,11 +326,17 @@ def _signed_in(user):
 
 
 def _bench_admin():
+    """The bench's admin: staff and a member of the Admins group, as the site's admins are; not a superuser,
+    whose every permission is granted without reading any."""
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from accounts.roles import ADMINS
 
     admin, _ = get_user_model().objects.update_or_create(
-        username="bench-admin", defaults={"is_staff": True, "is_superuser": True}
+        username="bench-admin", defaults={"is_staff": True, "is_superuser": False}
     )
+    admin.groups.add(Group.objects.get(name=ADMINS))
     return admin
 
 
@@ -343,7 +349,8 @@ def signed_in_pages_measure() -> list[PageFigure]:
 
     from events.models import Match
 
-    client = _signed_in(_bench_admin())
+    admin = _bench_admin()
+    client = _signed_in(admin)
     event = _largest_event()
     match = (
         Match.objects.filter(event=event, participant2__isnull=False, participant1__player__isnull=False)
@@ -373,7 +380,7 @@ def signed_in_pages_measure() -> list[PageFigure]:
         ("admin: rating history", "/admin/ratings/ratingentry/"),
         (f"admin: rating history, search ({name!r})", f"/admin/ratings/ratingentry/?{urlencode({'q': name})}"),
     ]
-    pages += [(f"admin: {label}", url) for label, url in _other_admin_lists({url for _, url in pages})]
+    pages += [(f"admin: {label}", url) for label, url in _other_admin_lists({url for _, url in pages}, admin)]
     # The correction's preview: what it would do to every rating, before the admin applies it.
     was = {"was_games1": match.games1, "was_games2": match.games2, "was_draws": match.draws}
     swapped = {"games1": match.games2, "games2": match.games1, "draws": match.draws, "reason": "Bench: slips swapped."}
@@ -410,15 +417,16 @@ def post_measure(client, name: str, url: str, data: dict, *, repeat: int, must_c
     return PageFigure(name, statistics.median(times[1:]), max(times[1:]), len(queries))
 
 
-def _other_admin_lists(measured: set[str]) -> list[tuple[str, str]]:
-    """(the rows' name, the list's address) of every kind of row in the admin whose list is not in `measured`."""
+def _other_admin_lists(measured: set[str], user) -> list[tuple[str, str]]:
+    """(the rows' name, the list's address) of every kind of row in the admin whose list `user` may see and is
+    not in `measured`."""
     from django.apps import apps
     from django.contrib import admin
     from django.urls import reverse
 
     lists = []
     for model in apps.get_models():
-        if admin.site.is_registered(model):
+        if admin.site.is_registered(model) and user.has_perm(f"{model._meta.app_label}.view_{model._meta.model_name}"):
             address = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
             if address not in measured:
                 lists.append((str(model._meta.verbose_name_plural), address))

@@ -1,11 +1,12 @@
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.views.main import SEARCH_VAR
-from django.db.models import F, OrderBy
+from django.db.models import F, OrderBy, Prefetch
 
 from events.models import FinalPlacing
 from lib.admin_lists import EstimatedCountPaginator
 from players.admin import ContinentFilter, ParticipantSearch
+from players.models import Participant
 from ratings.models import (
     Category,
     CurrentRank,
@@ -164,15 +165,24 @@ class RatingEntryAdmin(ParticipantSearch, ReadOnlyAdmin):
         "rating_after", "opponent_rating", "expected", "k", "k_reason", "matches", "provisional",
     ]  # fmt: skip
     list_filter = ["category", "provisional"]
-    list_select_related = [
-        "category", "event", "participant__player", "participant__team", "opponent__player", "opponent__team"
-    ]  # fmt: skip
+    list_select_related = ["category", "event"]
     search_fields = ["participant__player__membership_number", "participant__player__name"]
     show_full_result_count = False
     paginator = EstimatedCountPaginator  # two million rows at a million matches: counted, 70-160 ms a page
     # The rows written last first, along each partition's key index: the model's order (category, seq), with
     # the admin's tie-break on the key after it, sorted every row of every list (2 s at a million matches).
     ordering = ["-pk"]
+
+    def get_queryset(self, request):
+        """Both sides with their player or team read for the rows shown, two queries of a page's ids: joined to
+        every row a search finds, PostgreSQL joined all of them before keeping a page (2,549 rows for a whole
+        name at ten million matches: 35 ms, where the page's rows are found and sorted in 5)."""
+        sides = Participant.objects.select_related("player", "team")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(Prefetch("participant", queryset=sides), Prefetch("opponent", queryset=sides))
+        )
 
     def get_ordering(self, request):
         if request.GET.get(SEARCH_VAR):

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db import connection
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from lib.bulk import chunked
@@ -206,18 +206,24 @@ def list_built_on(category: Category) -> date | None:
 WHOLE_TABLE_ABOVE = 20_000
 
 
+def _read_for(rows: QuerySet, wanted: set[int]) -> list[QuerySet]:
+    """`rows` to read for the participants `wanted`, the caller keeping only theirs: a whole list's worth as the
+    whole table (100,000 ids spelled out cost more to send and parse than the rows they select), fewer by their
+    ids, 10,000 a query."""
+    if len(wanted) > WHOLE_TABLE_ABOVE:
+        return [rows]
+    return [rows.filter(any_of("participant_id", chunk)) for chunk in chunked(sorted(wanted), 10_000)]
+
+
 def current_ratings(category: Category, participants) -> dict[int, float]:
     """participant id -> their rating in today's list (their last history row's), for those of `participants`
-    rated in the category. A whole list's worth is read as the whole list (as participant_identities)."""
+    rated in the category."""
     wanted = set(participants)
-    rows = CurrentRating.objects.filter(category=category).order_by()
-    chunks = [None] if len(wanted) > WHOLE_TABLE_ABOVE else chunked(sorted(wanted), 10_000)
     found = {}
-    for chunk in chunks:
-        chosen = rows if chunk is None else rows.filter(any_of("participant_id", chunk))
+    for rows in _read_for(CurrentRating.objects.filter(category=category).order_by(), wanted):
         found.update(
             (participant, rating)
-            for participant, rating in chosen.values_list("participant_id", "rating")
+            for participant, rating in rows.values_list("participant_id", "rating")
             if participant in wanted
         )
     return found
@@ -227,22 +233,18 @@ def participant_identities(category: Category, participants) -> dict[int, tuple[
     """participant id -> (id shown, name, country, region)."""
     wanted = set(participants)
     found = {}
-    # A whole list's worth is read as the whole table: 100,000 ids spelled
-    # out in IN clauses cost more to send and parse than the rows they select.
-    chunks = [None] if len(wanted) > WHOLE_TABLE_ABOVE else chunked(sorted(wanted), 10_000)
-    for chunk in chunks:
-        if category.team_size > 1:
-            teams = Team.objects.all() if chunk is None else Team.objects.filter(any_of("participant_id", chunk))
+    if category.team_size > 1:
+        for teams in _read_for(Team.objects.all(), wanted):
             for team in teams:
                 if team.participant_id in wanted:
                     found[team.participant_id] = (team.member_key.replace(" ", "+"), str(team), "", "")
-        else:
-            players = Player.objects.all() if chunk is None else Player.objects.filter(any_of("participant_id", chunk))
-            for participant, number, name, country, region in players.values_list(
-                "participant_id", "membership_number", "name", "country", "region"
-            ).iterator(chunk_size=10_000):
-                if participant in wanted:
-                    found[participant] = (number, name, country, region)
+        return found
+    for players in _read_for(Player.objects.all(), wanted):
+        for participant, number, name, country, region in players.values_list(
+            "participant_id", "membership_number", "name", "country", "region"
+        ).iterator(chunk_size=10_000):
+            if participant in wanted:
+                found[participant] = (number, name, country, region)
     return found
 
 

@@ -8,9 +8,12 @@ page names a stored row), so that its problems are shown there. Nothing is
 written as CSV to be parsed back.
 """
 
+from dataclasses import dataclass
+
 from django.utils.translation import gettext as _
 
-from events.models import Event, Match, Standing
+from events.models import Event, Standing
+from events.selectors import MatchRow, event_matches
 from organize.importer.errors import Origin
 from organize.importer.event_results import event_ref
 from organize.importer.rows import Row
@@ -43,77 +46,98 @@ def _names_in_files(participant_ids: set[int]) -> dict[int, tuple[str, bool]]:
     }
 
 
-def stored_results_rows(event: Event) -> dict[str, list[dict]]:
-    """The event's stored matches and standings (and its teams) as values of the importer's files' rows.
+@dataclass(frozen=True)
+class StoredResults:
+    """An event's stored matches and standings as read, before they are written out as the files' rows: what
+    the rows are made of, and all they are made of (organize.problems digests it to know them unchanged)."""
+
+    ref: str  # the event as the files name it
+    matches: list[MatchRow]
+    standings: list[tuple]  # (rank, vp, gw, final, participant id)
+    named: dict[int, tuple[str, bool]]  # participant id -> how the files name them, and whether a team
+    teams: dict[int, tuple[str, list[str]]]  # a team's participant id -> its name and its members' numbers
+
+    def rows(self) -> dict[str, list[dict]]:
+        """The results as values of the importer's files' rows (stored_results_rows)."""
+        ref, named = self.ref, self.named
+        teams: list[int] = []  # the teams named, in the order they come
+
+        def name(participant_id: int | None) -> str:
+            """The participant as the files name them; "" for no one (a bye)."""
+            if participant_id is None:
+                return ""
+            text, team = named.get(participant_id, ("", False))
+            if team:
+                teams.append(participant_id)
+            return text
+
+        rows = {
+            "matches.csv": [
+                {
+                    "event_id": ref,
+                    "round": match.round,
+                    "player1_id": name(match.participant1_id),
+                    "player2_id": name(match.participant2_id),
+                    "player1_games": match.games1,
+                    "player2_games": match.games2,
+                    "draws": match.draws,
+                    "elimination": int(match.elimination),
+                }
+                for match in self.matches
+            ],
+            "standings.csv": [
+                {
+                    "event_id": ref,
+                    "player_id": name(side),
+                    "rank": rank,
+                    "vp": f"{vp.normalize():f}",
+                    "gw": gw,
+                    "final": final,
+                }
+                for (rank, vp, gw, final, side) in self.standings
+            ],
+            "teams.csv": [],
+        }
+        for team in dict.fromkeys(teams):
+            team_name, numbers = self.teams[team]
+            rows["teams.csv"].append(
+                {"id": f"T{team}", "name": team_name, **{f"member{n}": number for n, number in enumerate(numbers, 1)}}
+            )
+        return rows
+
+
+def stored_results_read(event: Event, matches: list[MatchRow] | None = None) -> StoredResults:
+    """The event's stored matches and standings (and its teams), with how the files name their sides.
 
     Read as values, their sides by id, named from the event's participants read once: at 3,700 matches, the
     matches joined with their sides' players and teams took 58 ms of the database, with their sides' models
-    half a second to build."""
-    ref = event_ref(event)
-    teams: list[int] = []  # the teams named, in the order they come
-    matches = list(
-        Match.objects.filter(event=event)
-        .order_by("round", "id")
-        .values_list("round", "games1", "games2", "draws", "elimination", "participant1_id", "participant2_id")
-    )
+    half a second to build. `matches`: event_matches(event=event), when the caller has read them."""
+    matches = event_matches(event=event) if matches is None else matches
     standings = list(
         Standing.objects.filter(event=event)
         .order_by("rank", "participant_id")
         .values_list("rank", "vp", "gw", "final", "participant_id")
     )
     named = _names_in_files(
-        {side for match in matches for side in match[5:] if side is not None} | {row[4] for row in standings}
+        {side for match in matches for side in (match.participant1_id, match.participant2_id) if side is not None}
+        | {row[4] for row in standings}
     )
-
-    def name(participant_id: int | None) -> str:
-        """The participant as the files name them; "" for no one (a bye)."""
-        if participant_id is None:
-            return ""
-        text, team = named.get(participant_id, ("", False))
-        if team:
-            teams.append(participant_id)
-        return text
-
-    rows = {
-        "matches.csv": [
-            {
-                "event_id": ref,
-                "round": round_,
-                "player1_id": name(first),
-                "player2_id": name(second),
-                "player1_games": games1,
-                "player2_games": games2,
-                "draws": draws,
-                "elimination": int(elimination),
-            }
-            for (round_, games1, games2, draws, elimination, first, second) in matches
-        ],
-        "standings.csv": [
-            {
-                "event_id": ref,
-                "player_id": name(side),
-                "rank": rank,
-                "vp": f"{vp.normalize():f}",
-                "gw": gw,
-                "final": final,
-            }
-            for (rank, vp, gw, final, side) in standings
-        ],
-        "teams.csv": [],
-    }
-    if teams:
-        named = dict(Team.objects.filter(participant_id__in=set(teams)).values_list("participant_id", "name"))
-        members: dict[int, list[str]] = {team: [] for team in named}
-        for team, number in Team.members.through.objects.filter(team__participant_id__in=named).values_list(
+    teams: dict[int, tuple[str, list[str]]] = {}
+    team_ids = {participant for participant, (_, team) in named.items() if team}
+    if team_ids:
+        team_names = dict(Team.objects.filter(participant_id__in=team_ids).values_list("participant_id", "name"))
+        members: dict[int, list[str]] = {team: [] for team in team_names}
+        for team, number in Team.members.through.objects.filter(team__participant_id__in=team_names).values_list(
             "team__participant_id", "player__membership_number"
         ):
             members[team].append(number)
-        for team in dict.fromkeys(teams):
-            numbers = sorted(members[team])
-            rows["teams.csv"].append(
-                {"id": f"T{team}", "name": named[team], **{f"member{n}": number for n, number in enumerate(numbers, 1)}}
-            )
-    return rows
+        teams = {team: (team_names[team], sorted(members[team])) for team in team_names}
+    return StoredResults(event_ref(event), matches, standings, named, teams)
+
+
+def stored_results_rows(event: Event) -> dict[str, list[dict]]:
+    """The event's stored matches and standings (and its teams) as values of the importer's files' rows."""
+    return stored_results_read(event).rows()
 
 
 def stored_results(event: Event, stored: dict[str, list[dict]] | None = None) -> dict[str, list[Row]]:

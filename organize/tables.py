@@ -97,13 +97,20 @@ def _exact(value: float, rounding: str) -> SafeString:
 
 
 class PreviewChangeTable(OnePassTable):
-    """Each participant's rating before the event and after it, as submitting would make it."""
+    """Each participant's rating before the event and after it, as submitting would make it.
+
+    Paged and sorted as the event page's rating changes are (biggest gain
+    first); the players are named for the page shown (`participants`, set once
+    the table is paginated: PreviewTables.named)."""
 
     participant = tables.Column(
-        verbose_name=gettext_lazy("Player"), attrs=cell(gettext_lazy("Player"), "col-name"), empty_values=()
+        verbose_name=gettext_lazy("Player"),
+        attrs=cell(gettext_lazy("Player"), "col-name"),
+        empty_values=(),
+        orderable=False,  # named for the page shown only
     )
     record = tables.Column(
-        verbose_name=gettext_lazy("W–D–L"), accessor="wins", attrs=cell(gettext_lazy("W–D–L"), "num")
+        verbose_name=gettext_lazy("W–D–L"), accessor="wins", attrs=cell(gettext_lazy("W–D–L"), "num"), orderable=False
     )
     matches_before = tables.Column(
         verbose_name=gettext_lazy("Matches before"), attrs=cell(gettext_lazy("Matches before"), "num hide-phone")
@@ -116,17 +123,24 @@ class PreviewChangeTable(OnePassTable):
     )
     change = tables.Column(verbose_name=gettext_lazy("Change"), attrs=cell(gettext_lazy("Change"), "num col-change"))
     k = tables.Column(
-        verbose_name=gettext_lazy("K (why)"), accessor="k_reasons", attrs=cell("K", "col-k"), empty_values=()
+        verbose_name=gettext_lazy("K (why)"),
+        accessor="k_reasons",
+        attrs=cell("K", "col-k"),
+        empty_values=(),
+        orderable=False,
     )
 
     class Meta:
         template_name = ONE_PASS_TEMPLATE  # a large event's 900 rows, each cell through the template, took a second
-        orderable = False
         attrs = {"class": "table change-table compact-on-phone"}
 
-    def __init__(self, data, *, participants: dict, rounding: str, **kwargs):
+    def __init__(self, data, *, rounding: str, **kwargs):
         super().__init__(data, **kwargs)
-        self.participants, self.rounding = participants, rounding
+        self.rounding = rounding
+        self.participants: dict[int, NamedParticipant] = {}
+
+    def participants_shown(self) -> set[int]:
+        return {row.record.participant for row in self.paginated_rows}
 
     def cells(self) -> dict[str, Cell]:
         participants, rounding = self.participants, self.rounding
@@ -190,12 +204,16 @@ class PreviewPointsTable(tables.Table):
 
     class Meta:
         template_name = TABLE_TEMPLATE
-        orderable = False
+        orderable = False  # in the standings' order, as the event page shows them
         attrs = {"class": "table standings-table compact-on-phone"}
 
-    def __init__(self, data, *, participants: dict, rounding: str, **kwargs):
+    def __init__(self, data, *, rounding: str, **kwargs):
         super().__init__(data, **kwargs)
-        self.participants, self.rounding = participants, rounding
+        self.rounding = rounding
+        self.participants: dict[int, NamedParticipant] = {}
+
+    def participants_shown(self) -> set[int]:
+        return {row.record.standing.participant_id for row in self.paginated_rows}
 
     def render_participant(self, record):
         return _participant_name(self.participants.get(record.standing.participant_id))

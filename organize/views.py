@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.selectors import user_can_organize, user_manages_all_events
 from events.models import EventStatus
+from events.selectors import event_matches
 from lib.tables import configure
 from organize import selectors, services
 from organize.filters import OrganizeEventFilter
@@ -43,6 +44,7 @@ from players.selectors import participant_names
 from ratings.preview import event_preview
 
 EVENTS_PER_PAGE = 50
+PREVIEW_ROWS_PER_PAGE = 100  # as the event page's rating changes
 BLANK_ROWS_AT_LEAST = 2
 ROWS_AT_MOST = 1000  # a form of more rows than this is a job for the upload
 MAX_ROUND = 32767
@@ -331,25 +333,24 @@ def standings_entry(request, event_id):
 @organizer_required
 def preview(request, event_id):
     event = selectors.organize_event_get(user=request.user, event_id=event_id)
-    previews = event_preview(event=event)
-    ids = set()
-    for each in previews:
-        if each.kind == "elo":
-            ids.update(row.participant for row in each.participants)
-        else:
-            ids.update(row.standing.participant_id for row in each.standings)
-    participants = participant_names(participant_ids=ids)
+    matches = event_matches(event=event)  # read once for the ratings and for the problems
     sections = []
-    for each in previews:
-        rounding = each.category.display_rounding
+    for each in event_preview(event=event, matches=matches):
+        prefix, rounding = f"{each.category.slug}-", each.category.display_rounding
         if each.kind == "elo":
-            table = PreviewChangeTable(each.participants, participants=participants, rounding=rounding)
+            table = PreviewChangeTable(each.participants, rounding=rounding, prefix=prefix, order_by=("-change",))
         else:
-            table = PreviewPointsTable(each.standings, participants=participants, rounding=rounding)
-        sections.append((each, table))
+            table = PreviewPointsTable(each.standings, rounding=rounding, prefix=prefix)
+        table.anchor = f"preview-{each.category.slug}"
+        sections.append((each, configure(request, table, per_page=PREVIEW_ROWS_PER_PAGE)))
+    # Named for the pages shown only: a large event's 900 players, in each list it feeds.
+    shown = [table for _preview, table in sections]
+    names = participant_names(participant_ids=set().union(*(table.participants_shown() for table in shown)))
+    for table in shown:
+        table.participants = names
     problems = []
     if event.status == EventStatus.DRAFT:
-        problems = stored_results_problems(event)
+        problems = stored_results_problems(event, matches)
     return render(
         request,
         "organize/preview.html",

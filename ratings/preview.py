@@ -10,13 +10,14 @@ Nothing is written: published ratings (RatingEntry, CurrentRating) stay as they 
 
 from dataclasses import dataclass, field
 from datetime import date
+from operator import itemgetter
 
 from django.utils.translation import gettext
 
-from events.models import Event, Match, Standing
+from events.models import Event, Standing
 from events.selectors import MatchRow, event_matches
-from ratings.engine import LOSS, WIN, EventPoints, ParticipantState, RatingChange, ruleset_for, vekn_event_points
-from ratings.engine.history import result_of
+from ratings.engine import LOSS, WIN, EventPoints, ParticipantState, ruleset_for, vekn_event_points
+from ratings.engine.history import history_rows
 from ratings.engine.rulesets import DCI_1997_MIN_PLAYERS
 from ratings.models import Category, Ruleset
 from ratings.selectors import history
@@ -64,74 +65,61 @@ class ParticipantPreview:
 
 
 @dataclass
-class MatchPreview:
-    match: Match | MatchRow
-    change1: RatingChange
-    change2: RatingChange
-
-
-@dataclass
 class EloPreview:
     category: Category
     participants: list[ParticipantPreview]  # biggest gain first
-    matches: list[MatchPreview]
     not_rated_because: str = ""  # set when the ruleset does not rate this event at all
 
     kind = "elo"
 
 
 def elo_preview(*, category: Category, event: Event, matches) -> EloPreview:
-    """Rate `matches` (the event's, byes included or not) in round order from the stored states."""
+    """Rate `matches` (the event's, byes included or not) in round order from the stored states.
+
+    Through the recompute's own loop (ratings.engine.history.history_rows), so
+    the preview is what the recompute writes, row for row; each participant's
+    rows are then summed up: their last rating, their record and their K.
+    """
     ruleset = ruleset_for(
         category.ruleset, provisional_until=category.provisional_until, start_rating=category.start_rating
     )
-    played = sorted((m for m in matches if m.participant2_id is not None), key=lambda m: (m.round, m.pk or 0))
     if not ruleset.is_rated(event.player_count):
         return EloPreview(
             category,
             [],
-            [],
             gettext("%(list)s rates only events of at least %(count)s players")
             % {"list": category.label, "count": DCI_1997_MIN_PLAYERS},
         )
-    participants = {m.participant1_id for m in played} | {m.participant2_id for m in played}
+    played = sorted(
+        (
+            (m.pk or 0, event.pk, m.round, m.participant1_id, m.participant2_id, m.games1, m.games2)
+            for m in matches
+            if m.participant2_id is not None
+        ),
+        key=itemgetter(2, 0),  # round, then the order the matches were recorded
+    )
+    participants = {row[3] for row in played} | {row[4] for row in played}
     states = states_before(category=category, participants=participants, event_date=event.date, event_id=event.pk)
+    start = ParticipantState(rating=category.start_rating)
     previews = {
-        participant: ParticipantPreview(
-            participant,
-            states[participant].rating if participant in states else category.start_rating,
-            states[participant].rating if participant in states else category.start_rating,
-            states[participant].matches if participant in states else 0,
-        )
+        participant: ParticipantPreview(participant, state.rating, state.rating, state.matches)
         for participant in participants
+        for state in (states.get(participant, start),)
     }
-    rated = []
-    for match in played:
-        result = result_of(match.games1, match.games2)
-        change1, change2 = ruleset.rate_pair(
-            match.participant1_id,
-            match.participant2_id,
-            result,
-            event.k,
-            event.player_count,
-            event.level2_judge,
-            states,
-        )
-        rated.append(MatchPreview(match, change1, change2))
-        for change, outcome in ((change1, result), (change2, 1.0 - result)):
-            preview = previews[change.participant]
-            preview.rating_after = change.rating_after
-            preview.provisional = change.provisional
-            if outcome == WIN:
-                preview.wins += 1
-            elif outcome == LOSS:
-                preview.losses += 1
-            else:
-                preview.draws += 1
-            if change.k_reason not in preview.k_reasons and not change.provisional:
-                preview.k_reasons.append(change.k_reason)
+    events = {event.pk: (event.date, event.k, event.player_count, event.level2_judge)}
+    for row in history_rows(ruleset, played, events, states, category_id=category.pk, first_seq=0):
+        preview = previews[row[6]]
+        preview.rating_after, score, reason, preview.provisional = row[9], row[12], row[14], row[16]
+        if score >= WIN:  # S: 1 for a win, 0 for a loss, 1/2 or 1/3 for a draw by the ruleset
+            preview.wins += 1
+        elif score <= LOSS:
+            preview.losses += 1
+        else:
+            preview.draws += 1
+        if not preview.provisional and reason not in preview.k_reasons:
+            preview.k_reasons.append(reason)
     ordered = sorted(previews.values(), key=lambda row: (-row.change, row.participant))
-    return EloPreview(category, ordered, rated)
+    return EloPreview(category, ordered)
 
 
 # V:EKN categories ------------------------------------------------------------------------------
@@ -172,11 +160,12 @@ def vekn_preview(*, category: Category, event: Event, standings) -> VeknPreview:
 # An event -----------------------------------------------------------------------------------
 
 
-def event_preview(*, event: Event) -> list[EloPreview | VeknPreview]:
-    """For each category the event feeds, what its stored results would do to the ratings."""
+def event_preview(*, event: Event, matches: list[MatchRow] | None = None) -> list[EloPreview | VeknPreview]:
+    """For each category the event feeds, what its stored results would do to the ratings. `matches`:
+    event_matches(event=event), when the caller has read them."""
     categories = categories_rating(format=event.format, team_size=event.team_size)
     previews: list[EloPreview | VeknPreview] = []
-    matches = standings = None
+    standings = None
     for category in categories:
         if category.ruleset == Ruleset.VEKN:
             if standings is None:

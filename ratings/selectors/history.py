@@ -131,23 +131,7 @@ def states_before_each(category: Category, seqs: dict[int, int]) -> dict[int, Pa
     states: dict[int, ParticipantState] = {}
     with connection.cursor() as cursor:
         for chunk in chunked(sorted(seqs.items()), 5000):
-            # Each participant's last entry is one probe of the participant index (a MAX over
-            # a GROUP BY read every entry of theirs: 157 ms instead of 11 for 850 players).
-            wanted, params = int_rows(chunk, 2)
-            cursor.execute(
-                f"""
-                SELECT e.participant_id, e.rating_after, e.matches, e.event_date
-                FROM (
-                    SELECT wanted.column1 AS participant_id, (
-                        SELECT MAX(x.seq) FROM {table} x
-                        WHERE x.category_id = %s AND x.participant_id = wanted.column1 AND x.seq < wanted.column2
-                    ) AS seq
-                    FROM {wanted}
-                ) last
-                JOIN {table} e ON e.category_id = %s AND e.participant_id = last.participant_id AND e.seq = last.seq
-                """,
-                [category.pk, *params, category.pk],
-            )
+            cursor.execute(*_last_entries_before(category, chunk))
             for participant, rating, matches, last_played in cursor.fetchall():
                 states[participant] = ParticipantState(rating=rating, matches=matches, last_played=last_played)
         # The 1997 provisional formula needs the running totals of whoever is still provisional.
@@ -171,6 +155,41 @@ def states_before_each(category: Category, seqs: dict[int, int]) -> dict[int, Pa
                 state = states[participant]
                 state.wins, state.losses, state.opponent_rating_sum = wins, losses, float(opponent_sum)
     return states
+
+
+def _last_entries_before(category: Category, seqs: list[tuple[int, int]]) -> tuple[str, list]:
+    """The query of (participant, rating after, matches, date) of each participant's last history row before their
+    seq in `seqs` (participant, seq), and its parameters: one probe of the participant index each.
+
+    PostgreSQL reads the row where the probe stops (LATERAL); SQLite, which has
+    no LATERAL, finds the seq first and then joins its row: two probes (a MAX
+    over a GROUP BY read every entry of theirs: 157 ms instead of 11 for 850
+    players). At 900 participants, 2.4 ms instead of 5.5.
+    """
+    table = RatingEntry._meta.db_table
+    wanted, params = int_rows(seqs, 2)
+    if connection.vendor == "postgresql":
+        sql = f"""
+            SELECT wanted.column1, e.rating_after, e.matches, e.event_date
+            FROM {wanted} CROSS JOIN LATERAL (
+                SELECT x.rating_after, x.matches, x.event_date FROM {table} x
+                WHERE x.category_id = %s AND x.participant_id = wanted.column1 AND x.seq < wanted.column2
+                ORDER BY x.seq DESC LIMIT 1
+            ) e
+        """
+        return sql, [*params, category.pk]
+    sql = f"""
+        SELECT e.participant_id, e.rating_after, e.matches, e.event_date
+        FROM (
+            SELECT wanted.column1 AS participant_id, (
+                SELECT MAX(x.seq) FROM {table} x
+                WHERE x.category_id = %s AND x.participant_id = wanted.column1 AND x.seq < wanted.column2
+            ) AS seq
+            FROM {wanted}
+        ) last
+        JOIN {table} e ON e.category_id = %s AND e.participant_id = last.participant_id AND e.seq = last.seq
+    """
+    return sql, [category.pk, *params, category.pk]
 
 
 def entry_seqs(category: Category, matches: dict[int, tuple[int, int]]) -> dict[int, int]:

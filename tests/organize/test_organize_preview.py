@@ -287,3 +287,28 @@ def test_a_team_is_named_on_the_preview_page_by_its_name_or_its_members():
 
     rows = [text(row).strip() for row in re.findall(r"<tr class=\"(?:odd|even)\">(.*?)</tr>", html, re.S)]
     assert [row.split(" 1–0–0")[0].split(" 0–0–1")[0] for row in rows] == ["The Decks", "2004 / 2005 / 2006"]
+
+
+def test_a_large_events_preview_is_paged_and_sorted_as_the_event_pages_changes():
+    event = EventFactory(k=16, player_count=120, organizer=OrganizerFactory())
+    players = [PlayerFactory(membership_number=str(3000 + index), name=f"P{index}") for index in range(120)]
+    for index in range(60):  # new players at 1600: each winner +8, each loser -8
+        played(event, players[2 * index], players[2 * index + 1])
+    client = Client()
+    client.force_login(event.organizer)
+    base = f"/organize/events/{event.pk}/preview/"
+
+    def rows(query: str = "") -> list[str]:
+        html = page(client, base + query)
+        return [text(row).strip() for row in re.findall(r"<tr class=\"(?:odd|even)\">(.*?)</tr>", html, re.S)]
+
+    first, second = rows(), rows("?constructed-page=2")
+    assert len(first) == 100 and len(second) == 20
+    assert all("+8.00" in row for row in first[:60]) and all("−8.00" in row for row in first[60:] + second)
+    # Every player once, each named on the page that shows them.
+    shown = {row.split(" (")[0] for row in first + second}
+    assert shown == {player.name for player in players}
+    assert "?constructed-page=2#preview-constructed" in page(client, base)
+    # Sorted the other way, the losses come first.
+    ascending = rows("?constructed-sort=change")
+    assert all("−8.00" in row for row in ascending[:60]) and all("+8.00" in row for row in ascending[60:])

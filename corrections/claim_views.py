@@ -20,7 +20,7 @@ from accounts import services as account_services
 from accounts.forms import ClaimDecisionForm
 from corrections import selectors, services
 from corrections.forms import MergeForm
-from corrections.tables import impact_tables
+from corrections.tables import IMPACT_ROWS_SHOWN, impact_tables
 from corrections.views import admin_required
 from events.selectors import players_last_events
 from lib.forms import errors_to_form
@@ -119,7 +119,9 @@ def player_merge(request):
         plan = services.merge_plan(kept=kept, merged=merged)
         if not plan.conflicts and request.POST.get("action") != "merge":
             impacts = impact_tables(
-                merge_impact(kept=kept.participant_id, merged=merged.participant_id, events=plan.events)
+                merge_impact(
+                    kept=kept.participant_id, merged=merged.participant_id, events=plan.events, named=IMPACT_ROWS_SHOWN
+                )
             )
         if request.POST.get("action") == "merge" and not plan.conflicts:
             try:

@@ -237,5 +237,5 @@ def impact_tables(impacts) -> list[tuple]:
     shown = []
     for impact in impacts:
         rows = impact.rows[:IMPACT_ROWS_SHOWN] + [row for row in impact.rows[IMPACT_ROWS_SHOWN:] if row.in_match]
-        shown.append((impact, ImpactTable(rows), len(impact.rows) - len(rows)))
+        shown.append((impact, ImpactTable(rows), impact.changes - len(rows)))
     return shown

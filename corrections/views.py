@@ -26,7 +26,14 @@ from corrections.forms import (
     MatchCorrectForm,
     MatchRemoveForm,
 )
-from corrections.tables import AppealQueueTable, CorrectionTable, DecidedAppealTable, MyAppealTable, impact_tables
+from corrections.tables import (
+    IMPACT_ROWS_SHOWN,
+    AppealQueueTable,
+    CorrectionTable,
+    DecidedAppealTable,
+    MyAppealTable,
+    impact_tables,
+)
 from events.models import Event
 from lib.forms import errors_to_form
 from lib.tables import configure
@@ -49,7 +56,7 @@ def admin_required(view):
 
 
 def _impact_tables(change: MatchChange) -> list[tuple]:
-    return impact_tables(correction_impact(change=change))
+    return impact_tables(correction_impact(change=change, named=IMPACT_ROWS_SHOWN))
 
 
 # Public correction log ----------------------------------------------------------------

@@ -16,6 +16,7 @@ find the two ratings that move.
 """
 
 import functools
+import heapq
 import math
 from dataclasses import dataclass, field
 
@@ -80,14 +81,16 @@ class RatingImpact:
 @dataclass
 class CategoryImpact:
     category: Category
-    rows: list[RatingImpact] = field(default_factory=list)  # largest change first
+    rows: list[RatingImpact] = field(default_factory=list)  # largest change first: all, or those named
+    changes: int = 0  # ratings that change, named or not
     matches_replayed: int = 0
     recomputes_pending: int = 0  # queued or running: the published ratings are about to move anyway
     not_rated: str = ""  # why this category's ratings cannot move
 
 
-def correction_impact(*, change: MatchChange) -> list[CategoryImpact]:
-    """Each rating that would change in each category the match feeds, with its value now and after."""
+def correction_impact(*, change: MatchChange, named: int | None = None) -> list[CategoryImpact]:
+    """Each rating that would change in each category the match feeds, with its value now and after: every
+    one, or with `named` the `named` largest changes and the match's sides' (the others are counted)."""
     event = change.event
     impacts = []
     for category in categories_rating(format=event.format, team_size=event.team_size):
@@ -100,22 +103,22 @@ def correction_impact(*, change: MatchChange) -> list[CategoryImpact]:
         elif change.participant2 is None:
             impact.not_rated = gettext("a bye is never rated")
         else:
-            _replay(impact, change)
+            _replay(impact, change, named)
     return impacts
 
 
-def _replay(impact: CategoryImpact, change: MatchChange) -> None:
+def _replay(impact: CategoryImpact, change: MatchChange, named: int | None) -> None:
     sides = {change.participant1, change.participant2}
     event = change.event
     # A stored match changed or removed: its two sides are as stored until it.
     stored = None if change.match_id is None else (event.date, event.pk, change.round, change.match_id)
-    _replayed(impact, event.date, lambda ordered, events: _corrected(ordered, change, events), sides, stored)
+    _replayed(impact, event.date, lambda ordered, events: _corrected(ordered, change, events), sides, stored, named)
 
 
-def merge_impact(*, kept: int, merged: int, events) -> list[CategoryImpact]:
+def merge_impact(*, kept: int, merged: int, events, named: int | None = None) -> list[CategoryImpact]:
     """What merging the participant `merged` into `kept` would do to each Elo list the merged one's `events`
     feed: every match of the list from the earliest of them replayed with `kept` playing `merged`'s matches.
-    `merged` has no history before its first event, so nothing before it moves."""
+    `merged` has no history before its first event, so nothing before it moves. `named`: as correction_impact."""
     events = [event for event in events if event.status != EventStatus.DRAFT]
     impacts = {}
     for event in sorted(events, key=lambda event: event.date):
@@ -131,17 +134,19 @@ def merge_impact(*, kept: int, merged: int, events) -> list[CategoryImpact]:
             )  # fmt: skip
 
     for impact, since in impacts.values():
-        _replayed(impact, since, moved, {kept, merged}, None)
+        _replayed(impact, since, moved, {kept, merged}, None, named)
     return [impact for impact, _ in impacts.values()]
 
 
-def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set, changed_match: tuple | None) -> None:
+def _replayed(
+    impact: CategoryImpact, since, replayed_rows, marked: set, changed_match: tuple | None, named: int | None
+) -> None:
     """Replay the category's matches from `since` as `replayed_rows(ordered, events)` gives them (the stored ones
     in rating order, changed), as far as the change reaches from `marked`; each rating that moves goes into
     `impact`, those of `marked` marked. Only `marked` may play matches other than the stored ones.
 
     `changed_match` (date, event, round, id): the stored match where `marked` are first reached, from their
-    state just before it; None: they are reached from `since` on."""
+    state just before it; None: they are reached from `since` on. `named`: as correction_impact."""
     category = impact.category
     start_seq = history_start_seq(category, since)
 
@@ -197,14 +202,37 @@ def _replayed(impact: CategoryImpact, since, replayed_rows, marked: set, changed
         if before is None and after is None:
             continue
         moved.append((participant, before, after))
-    identities = participant_identities(category, [participant for participant, _, _ in moved])  # theirs only
-    for participant, before, after in moved:
-        number, name, *_ = identities.get(participant, (str(participant), f"#{participant}", "", ""))
-        impact.rows.append(RatingImpact(participant, number, name, before, after, participant in marked))
-    impact.rows.sort(key=lambda row: (-(math.inf if row.change is None else abs(row.change)), row.name))
+    impact.changes = len(moved)
+    impact.rows = _largest_named(category, moved, marked, named)
     impact.recomputes_pending = RecomputeRun.objects.filter(
         category=category, status__in=[RecomputeStatus.QUEUED, RecomputeStatus.RUNNING]
     ).count()
+
+
+def _size(before: float | None, after: float | None) -> float:
+    """How much a rating changes; a rating that appears or goes changes most."""
+    return math.inf if before is None or after is None else abs(after - before)
+
+
+def _largest_named(category: Category, moved: list[tuple], marked: set, named: int | None) -> list[RatingImpact]:
+    """Of `moved` (participant, rating now, after), the `named` largest changes (all with None) and those of
+    `marked`, named: largest first, equal ones by name.
+
+    Only they are named: a change three years back at a million matches moves
+    90,000 ratings, and reading all their names was a third of its preview.
+    Every change at least as large as the `named`-th is named, so that equal
+    ones are still put in order by name.
+    """
+    if named is not None and len(moved) > named:
+        edge = heapq.nlargest(named, (_size(before, after) for _, before, after in moved))[-1]
+        moved = [row for row in moved if _size(row[1], row[2]) >= edge or row[0] in marked]
+    identities = participant_identities(category, [participant for participant, _, _ in moved])
+    rows = []
+    for participant, before, after in moved:
+        number, name, *_ = identities.get(participant, (str(participant), f"#{participant}", "", ""))
+        rows.append(RatingImpact(participant, number, name, before, after, participant in marked))
+    rows.sort(key=lambda row: (-_size(row.rating_now, row.rating_after), row.name))
+    return rows
 
 
 @dataclass

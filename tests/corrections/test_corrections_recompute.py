@@ -247,3 +247,25 @@ def test_the_impact_preview_names_why_a_category_cannot_move(rated_default_bundl
         change=MatchChange(event, 2, match.participant1_id, match.participant2_id, match.pk, 0, 2)
     )
     assert impact.not_rated == "the event is a draft: it is not rated yet"
+
+
+@pytest.mark.parametrize("named", [1, 2, 5])
+def test_an_impact_names_only_the_largest_changes_and_the_two_sides_and_counts_the_rest(named):
+    """What the preview's page shows (corrections.tables.impact_tables): the largest changes, in the order of
+    every change named, the match's two sides wherever they stand; the others are counted, not named."""
+    events = a_world(players=12, events=4)
+    category_recompute(category=Category.objects.get(slug="constructed"))
+    _, change = a_change("result", events[1])
+    [every] = correction_impact(change=change)
+
+    [largest] = correction_impact(change=change, named=named)
+
+    def size(row) -> float:
+        return abs(row.change) if row.change is not None else float("inf")
+
+    assert every.changes == len(every.rows) > named + 2
+    assert largest.changes == every.changes
+    edge = size(every.rows[named - 1])
+    assert largest.rows == [row for row in every.rows if size(row) >= edge or row.in_match]
+    assert largest.rows[:named] == every.rows[:named]
+    assert {row.participant_id for row in largest.rows if row.in_match} == {change.participant1, change.participant2}

@@ -226,9 +226,14 @@ def history_last_seq(category: Category, day: date) -> int:
     history = RatingEntry._meta.db_table
     first = f"FROM {history} WHERE category_id = %s AND seq >= (low + high + 1) / 2 ORDER BY seq LIMIT 1"
     reached = f"(SELECT event_date {first}) <= %s"
+    # A day at or after the last match's (a draft's preview, a recent past date) is answered by that match.
     sql = f"""
-        WITH RECURSIVE bisection(low, high) AS (
-            SELECT CAST(0 AS BIGINT), COALESCE((SELECT MAX(seq) FROM {history} WHERE category_id = %s), 0)
+        WITH RECURSIVE last_match(seq, day) AS (
+            SELECT seq, event_date FROM {history} WHERE category_id = %s ORDER BY seq DESC LIMIT 1
+        ), bisection(low, high) AS (
+            SELECT
+                CAST(COALESCE((SELECT seq FROM last_match WHERE day <= %s), 0) AS BIGINT),
+                COALESCE((SELECT seq FROM last_match), 0)
             UNION ALL
             SELECT CASE WHEN {reached} THEN (SELECT seq {first}) ELSE low END,
                    CASE WHEN {reached} THEN high ELSE (low + high + 1) / 2 - 1 END
@@ -239,5 +244,5 @@ def history_last_seq(category: Category, day: date) -> int:
     pk = category.pk
     with connection.cursor() as cursor:
         day = day.isoformat()
-        cursor.execute(sql, [pk, pk, day, pk, pk, day])
+        cursor.execute(sql, [pk, day, pk, day, pk, pk, day])
         return cursor.fetchone()[0]

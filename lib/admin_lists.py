@@ -21,23 +21,11 @@ from django.db import connection
 from django.utils.html import format_html
 from django.utils.translation import gettext
 
+from lib.bulk import estimated_rows
 from lib.forms import QuickCheckboxInput
 from lib.skip_scans import values_along_index
 
 ESTIMATED_ABOVE = 100_000
-
-
-def estimated_rows(table: str) -> int:
-    """The planner's estimate of a table's rows: a plain table's, or the sum of a partitioned table's partitions
-    (0 for a table never analyzed)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT COALESCE(SUM(GREATEST(c.reltuples, 0)), 0) FROM pg_class c WHERE c.relkind = 'r'"
-            " AND (c.oid = %s::regclass OR c.oid IN (SELECT relid FROM pg_partition_tree(%s::regclass) WHERE isleaf))",
-            [table, table],
-        )
-        (rows,) = cursor.fetchone()
-    return int(rows)
 
 
 class IndexedValuesFilter(admin.AllValuesFieldListFilter):

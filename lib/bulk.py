@@ -275,6 +275,22 @@ def int_rows(rows: list[tuple[int, ...]], width: int) -> tuple[str, list]:
     return f"(VALUES {', '.join([row] * len(rows))}) wanted", [value for each in rows for value in each]
 
 
+def estimated_rows(table: str) -> int:
+    """The planner's estimate of a table's rows: a plain table's, or the sum of a partitioned table's partitions
+    (0 for a table never analyzed or missing, and on SQLite, whose statistics are not kept in rows)."""
+    if connection.vendor != "postgresql":
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(  # a table that does not exist (a list's partition not made yet) has none
+            "SELECT COALESCE(SUM(GREATEST(c.reltuples, 0)), 0) FROM pg_class c WHERE c.relkind = 'r'"
+            " AND (c.oid = to_regclass(%s)"
+            " OR c.oid IN (SELECT relid FROM pg_partition_tree(to_regclass(%s)) WHERE isleaf))",
+            [table, table],
+        )
+        (rows,) = cursor.fetchone()
+    return int(rows)
+
+
 def chunked(items: Iterable, size: int) -> list[list]:
     """`items` in lists of at most `size`, in order: the one way this project splits IN lists and batches.
 

@@ -15,8 +15,9 @@ from datetime import date, timedelta
 from django.db import connection, transaction
 from django.db.models import Min
 
-from events.models import Event, EventStatus
+from events.models import Event, EventStatus, Match
 from lib.bulk import chunked, int_rows, rows_read
+from lib.lookups import any_of
 from ratings.engine import ParticipantState
 from ratings.models import Category, RatingEntry
 
@@ -190,6 +191,51 @@ def _last_entries_before(category: Category, seqs: list[tuple[int, int]]) -> tup
         JOIN {table} e ON e.category_id = %s AND e.participant_id = last.participant_id AND e.seq = last.seq
     """
     return sql, [category.pk, *params, category.pk]
+
+
+def rows_from(category: Category, seqs: dict[int, int], *, at_most: int) -> list[tuple[int, int, int, int]] | None:
+    """(participant, seq, opponent, match) of each history row of every participant of `seqs` from their seq
+    there on, through the participant index; None when there are more than `at_most`."""
+    table = RatingEntry._meta.db_table
+    if not seqs:
+        return []
+    wanted, params = int_rows(sorted(seqs.items()), 2)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT x.participant_id, x.seq, x.opponent_id, x.match_id FROM {wanted}
+            JOIN {table} x ON x.category_id = %s AND x.participant_id = wanted.column1 AND x.seq >= wanted.column2
+            LIMIT %s
+            """,
+            [*params, category.pk, at_most + 1],
+        )
+        rows = cursor.fetchall()
+    return None if len(rows) > at_most else rows
+
+
+def matches_by_id(ids: list[int]) -> list[tuple[int, ...]]:
+    """The matches of `ids` as tuples in MATCH_COLUMNS order, in no particular order."""
+    if not ids:
+        return []
+    return list(Match.objects.filter(any_of("id", ids)).order_by().values_list(*MATCH_COLUMNS))
+
+
+def event_facts(ids) -> dict[int, tuple[date, int, int, bool]]:
+    """Event id -> (date, K, players, Level II judge present), as the engine takes them, for the events of `ids`."""
+    if not ids:
+        return {}
+    return {
+        pk: (day, k, players, judge)
+        for pk, day, k, players, judge in Event.objects.filter(pk__in=ids).values_list(
+            "pk", "date", "k", "player_count", "level2_judge"
+        )
+    }
+
+
+def history_last_entry_seq(category: Category) -> int:
+    """The seq of the category's last history row (0 without one)."""
+    last = RatingEntry.objects.filter(category=category).order_by("-seq").values_list("seq", flat=True).first()
+    return last or 0
 
 
 def entry_seqs(category: Category, matches: dict[int, tuple[int, int]]) -> dict[int, int]:

@@ -17,7 +17,7 @@ from corrections.services import NewMatch, Result
 from events.models import Event, EventStatus, Match
 from players.models import Participant, Player
 from ratings import impact as impact_module
-from ratings.impact import MatchChange, correction_impact
+from ratings.impact import MatchChange, correction_impact, merge_impact
 from ratings.models import Category, CurrentRating, RatingEntry, RecomputeRun, RecomputeStatus
 from ratings.selectors.lists import category_standings
 from ratings.services.recompute import category_recompute
@@ -269,3 +269,106 @@ def test_an_impact_names_only_the_largest_changes_and_the_two_sides_and_counts_t
     assert largest.rows == [row for row in every.rows if size(row) >= edge or row.in_match]
     assert largest.rows[:named] == every.rows[:named]
     assert {row.participant_id for row in largest.rows if row.in_match} == {change.participant1, change.participant2}
+
+
+# the reach followed along the history ------------------------------------------------------------------
+
+
+def impact_rows(impact) -> list[tuple]:
+    return [(row.participant_id, row.rating_now, row.rating_after, row.in_match) for row in impact.rows]
+
+
+@pytest.fixture
+def along_history(monkeypatch):
+    """Calls of rows_from, once the reach is followed along the history however few the matches since."""
+    calls = []
+    monkeypatch.setattr(impact_module, "ALONG_HISTORY_FROM", 0)
+    monkeypatch.setattr(impact_module, "rows_from", counted_calls(calls, impact_module.rows_from))
+    return calls
+
+
+def counted_calls(calls: list, function):
+    def call(*args, **kwargs):
+        calls.append(args)
+        return function(*args, **kwargs)
+
+    return call
+
+
+@pytest.mark.parametrize("ruleset", ["dci-2001", "dci-1997", "match-points"])
+@pytest.mark.parametrize("kind", ["result", "removal", "addition"])
+@pytest.mark.parametrize("seed", [3, 17])
+def test_the_reach_followed_along_the_history_is_the_reach_found_through_the_matches(
+    monkeypatch, along_history, ruleset, kind, seed
+):
+    """Every rating the same to the last bit, and the same count of matches replayed, whether who the change
+    reaches is found by going through every match since or by following each one reached to whom they meet."""
+    category = a_ruleset_category(ruleset)
+    events = a_world(seed=seed, players=60, events=7, rounds=2)
+    category_recompute(category=category)
+    _, change = a_change(kind, events[4])
+
+    [along] = [each for each in correction_impact(change=change) if each.category == category]
+    assert along_history  # followed along the history
+    monkeypatch.setattr(impact_module, "ALONG_HISTORY_FROM", 10**9)
+    [through] = [each for each in correction_impact(change=change) if each.category == category]
+
+    assert 2 <= along.changes == through.changes
+    assert impact_rows(along) == impact_rows(through)
+    assert along.matches_replayed == through.matches_replayed
+
+
+def test_a_merge_followed_along_the_history_is_the_merge_found_through_the_matches(monkeypatch, along_history):
+    category = a_ruleset_category("dci-1997")
+    events = a_world(seed=5, players=30, events=6, rounds=2)
+    category_recompute(category=category)
+    kept, merged = (Participant.objects.get(player__membership_number=number).pk for number in ("R1", "R2"))
+    later = [event for event in events if event.date >= events[3].date]
+
+    along = merge_impact(kept=kept, merged=merged, events=later)
+    assert along_history
+    monkeypatch.setattr(impact_module, "ALONG_HISTORY_FROM", 10**9)
+    through = merge_impact(kept=kept, merged=merged, events=later)
+
+    assert [impact_rows(each) for each in along] == [impact_rows(each) for each in through]
+    assert [each.matches_replayed for each in along] == [each.matches_replayed for each in through]
+
+
+@pytest.mark.parametrize("limit", ["ALONG_HISTORY_REACHED_AT_MOST", "ALONG_HISTORY_ROWS_AT_MOST"])
+def test_a_reach_too_wide_to_follow_is_found_through_the_matches(monkeypatch, along_history, limit):
+    category = a_ruleset_category("dci-2001")
+    events = a_world(seed=3, players=60, events=7, rounds=2)
+    category_recompute(category=category)
+    _, change = a_change("result", events[4])
+    monkeypatch.setattr(impact_module, "ALONG_HISTORY_FROM", 10**9)
+    [through] = [each for each in correction_impact(change=change) if each.category == category]
+    monkeypatch.setattr(impact_module, "ALONG_HISTORY_FROM", 0)
+    monkeypatch.setattr(impact_module, limit, 3)
+    going_through = []
+    monkeypatch.setattr(
+        impact_module, "matches_in_rating_order", counted_calls(going_through, impact_module.matches_in_rating_order)
+    )
+
+    [impact] = [each for each in correction_impact(change=change) if each.category == category]
+
+    assert along_history and going_through  # tried along the history, then went through the matches
+    assert impact_rows(impact) == impact_rows(through)
+
+
+@pytest.mark.parametrize("status", [RecomputeStatus.QUEUED, RecomputeStatus.RUNNING, RecomputeStatus.FAILED])
+def test_with_a_recompute_pending_or_failed_the_reach_is_found_through_the_matches(along_history, status):
+    """Results changed and not rated yet are not in the history: the matches are gone through instead."""
+    category = a_ruleset_category("dci-2001")
+    events = a_world(seed=3, players=20, events=5, rounds=2)
+    category_recompute(category=category)
+    RecomputeRun.objects.create(category=category, status=RecomputeStatus.DONE, since=events[1].date)
+    RecomputeRun.objects.create(category=category, status=status, since=events[2].date)
+    _, change = a_change("result", events[3])
+
+    [impact] = [each for each in correction_impact(change=change) if each.category == category]
+
+    assert not along_history
+    assert impact.recomputes_pending == (status != RecomputeStatus.FAILED)
+    RecomputeRun.objects.filter(status=status).update(status=RecomputeStatus.DONE)
+    correction_impact(change=change)
+    assert along_history  # once it is done

@@ -52,7 +52,8 @@ WHOLE_TABLE_ABOVE = 20_000
 
 def _players_numbered(numbers: set[str]):
     """The stored players whose membership numbers are among `numbers`."""
-    players = Player.objects.only("id", "participant_id", "membership_number", "name", "country", "region")
+    # In no order: through a server-side cursor PostgreSQL would walk the players' name index, the model's order.
+    players = Player.objects.only("id", "participant_id", "membership_number", "name", "country", "region").order_by()
     if len(numbers) > WHOLE_TABLE_ABOVE:
         return (player for player in players.iterator(chunk_size=10_000) if player.membership_number in numbers)
     return (player for chunk in lookup_chunks(numbers) for player in players.filter(any_of("membership_number", chunk)))

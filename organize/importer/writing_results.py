@@ -222,16 +222,20 @@ class ResultsWriting:
         """event id -> pairing key -> (id, participant1, participant2, games1, games2, draws, elimination)."""
         stored: dict[int, dict[tuple, tuple]] = {}
         for chunk in lookup_chunks(event_codes_by_id, 500):
-            rows = Match.objects.filter(event_id__in=chunk).values_list(
-                "event_id",
-                "round",
-                "participant1_id",
-                "participant2_id",
-                "id",
-                "games1",
-                "games2",
-                "draws",
-                "elimination",
+            rows = (
+                Match.objects.filter(event_id__in=chunk)
+                .order_by()
+                .values_list(
+                    "event_id",
+                    "round",
+                    "participant1_id",
+                    "participant2_id",
+                    "id",
+                    "games1",
+                    "games2",
+                    "draws",
+                    "elimination",
+                )
             )
             for event_id, rnd, p1, p2, pk, g1, g2, draws, elim in rows.iterator(chunk_size=10000):
                 stored.setdefault(event_id, {})[_pairing_key(rnd, p1, p2)] = (pk, p1, p2, g1, g2, draws, elim)

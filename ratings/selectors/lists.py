@@ -213,7 +213,12 @@ WHOLE_TABLE_ABOVE = 20_000
 
 def _read_for(rows: QuerySet, wanted: set[int], *, table: str) -> QuerySet:
     """`rows` (of `table`) to read for the participants `wanted`, the caller keeping only theirs: by their ids
-    (one array however many), or the whole table when they are most of it."""
+    (one array however many), or the whole table when they are most of it; in no order.
+
+    Not in the model's order: read through a server-side cursor (iterator()), PostgreSQL plans for the first
+    rows and walked the players' name index over all million players to keep 5,000 (0.7 s; 25 ms unordered),
+    twice in each correction at ten million matches."""
+    rows = rows.order_by()
     size = estimated_rows(table)
     if len(wanted) > (WHOLE_TABLE_SHARE * size if size else WHOLE_TABLE_ABOVE):
         return rows
@@ -226,7 +231,7 @@ def current_ratings(category: Category, participants) -> dict[int, float]:
     wanted = set(participants)
     if not wanted:
         return {}
-    listed = CurrentRating.objects.filter(category=category).order_by()
+    listed = CurrentRating.objects.filter(category=category)
     rows = _read_for(listed, wanted, table=partition_name(CurrentRating, category.pk))
     return {
         participant: rating

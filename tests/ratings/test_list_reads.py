@@ -2,6 +2,8 @@
 when they are most of it (ratings.selectors.lists._read_for); the same answer either way."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from players.services import team_create
 from ratings.models import CurrentRating
@@ -56,3 +58,16 @@ def test_nobody_wanted_reads_nothing(read, django_assert_num_queries):
     with django_assert_num_queries(0):
         assert lists.participant_identities(constructed, []) == {}
         assert lists.current_ratings(constructed, []) == {}
+
+
+def test_names_and_ratings_are_read_in_no_order(read):
+    """Read through a server-side cursor, an ORDER BY of the players' model order made PostgreSQL walk their
+    name index over every player to keep a few thousand (0.7 s at a million players, 25 ms in no order)."""
+    players = [PlayerFactory() for _ in range(3)]
+    wanted = [player.participant_id for player in players]
+    with CaptureQueriesContext(connection) as queries:
+        lists.participant_identities(category("constructed"), wanted)
+        lists.current_ratings(category("constructed"), wanted)
+    reads = [query["sql"] for query in queries if "players_player" in query["sql"] or "currentrating" in query["sql"]]
+    assert len(reads) == 2
+    assert not [sql for sql in reads if "ORDER BY" in sql.upper()]

@@ -7,8 +7,10 @@ ratings app queues the recomputes.
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.views.main import ORDER_VAR
 from django.db import transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import F, OrderBy, Prefetch, Q
+from django.db.models.functions import Coalesce
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -262,6 +264,10 @@ class MatchAdminForm(forms.ModelForm):
         return cleaned_data
 
 
+# Events and sides a search word finds, at most, for the matches found to be sorted after they are read.
+FEW_FOUND = 100
+
+
 @admin.register(Match)
 class MatchAdmin(ResultRowsAdmin):
     """Matches are changed through the correction services: a reason, a Correction record and a recompute.
@@ -300,14 +306,24 @@ class MatchAdmin(ResultRowsAdmin):
         """The admin's search (every word in an event's name, code or city or in a side's search_fields), each word's
         events and sides found first in their own tables, then the matches through their indexes: ORed across
         the joins of every match, a search read all of them (1.2-2.3 s at a million matches)."""
+        few = False
         for word in search_words(search_term):
             events, sides = _events_containing(word), participants_containing(words=[word])
+            few = few or len(events) + len(sides) <= FEW_FOUND  # the matches of a few events and sides at most
             in_event, as_side1, as_side2 = (
                 any_of("event_id", events),
                 any_of("participant1_id", sides),
                 any_of("participant2_id", sides),
             )
             queryset = queryset.filter(Q(in_event) | Q(as_side1) | Q(as_side2))
+        if few and not request.GET.get(ORDER_VAR):
+            # The list's own order (the newest event first), but the few matches found read first and sorted
+            # after: along the events' date index, PostgreSQL walked 105,000 events newest first looking for the
+            # one event a search for its code finds (65 ms at ten million matches, against 4 ms). The date in an
+            # expression no index orders by. A search finding tens of thousands (a surname) meets a page's worth
+            # soon along the index, where sorting them all cost more (47 against 7 ms).
+            newest = Coalesce("event__date", "event__date")
+            queryset = queryset.order_by(OrderBy(newest, descending=True), "-event_id", "round", "id")
         return queryset, False
 
     @admin.display(description=gettext_lazy("games"))

@@ -356,6 +356,27 @@ def test_it_searches_matches_by_event_and_player(admin_client, one_row_of_every_
     assert len(by_number) == 2
 
 
+@pytest.mark.parametrize("many", [False, True])
+def test_matches_found_are_listed_newest_event_first_or_as_a_column_sorts_them(admin_client, monkeypatch, many):
+    """A search finding a few events and players sorts the matches it reads (corrections.results_admin
+    FEW_FOUND); finding many, the list's own order walks the events' index. The order is the same either way."""
+    if many:
+        monkeypatch.setattr("corrections.results_admin.FEW_FOUND", 0)
+    players = [a_player(name=f"Sorted {n}") for n in range(4)]
+    older, newer = (an_event(name="Sorted cup", date=datetime.date(2003, 5, day)) for day in (1, 8))
+    for event in (older, newer):
+        for round_number in (2, 1):
+            a_match(event, players[0].participant, players[round_number].participant, round_number)
+    changelist = url(Match, "changelist")
+
+    found = listed(admin_client.get(changelist, {"q": "sorted cup"}))
+
+    assert [(match.event, match.round) for match in found] == [(newer, 1), (newer, 2), (older, 1), (older, 2)]
+    column = admin_client.get(changelist).context["cl"].list_display.index("round")
+    by_round = listed(admin_client.get(changelist, {"q": "sorted cup", "o": f"-{column}"}))  # round, descending
+    assert [match.round for match in by_round] == [2, 2, 1, 1]
+
+
 def test_it_filters_matches_by_result_round_and_elimination(admin_client, one_row_of_every_kind):
     changelist = url(Match, "changelist")
     assert [match.is_bye for match in listed(admin_client.get(changelist, {"result": "bye"}))] == [True]

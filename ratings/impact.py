@@ -10,9 +10,11 @@ Only the matches the change reaches are replayed: those of the two sides from
 the event's date on (from their state where a recompute from that date
 starts), and those of everyone who meets somebody already reached, from their
 state just before that meeting in the stored history. A match between two
-players the change has not reached ends as stored, so it is skipped. An appeal
-of a match three years old at a million matches went over 230,000 matches to
-find the two ratings that move.
+players the change has not reached ends as stored, so it is skipped. Whom
+it reaches is found along the history when many matches came since (each
+one reached names whom they meet next: _along_history), else by going
+through every match since in rating order; when it reaches most players,
+every match since is replayed.
 """
 
 import functools

@@ -100,8 +100,8 @@ class PreviewChangeTable(OnePassTable):
     """Each participant's rating before the event and after it, as submitting would make it.
 
     Paged and sorted as the event page's rating changes are (biggest gain
-    first); the players are named for the page shown (`participants`, set once
-    the table is paginated: PreviewTables.named)."""
+    first); the players are named for the page shown only (`participants`, set
+    by organize.views.preview once the table is paginated)."""
 
     participant = tables.Column(
         verbose_name=gettext_lazy("Player"),

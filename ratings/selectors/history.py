@@ -226,9 +226,9 @@ def event_facts(ids) -> dict[int, tuple[date, int, int, bool]]:
         return {}
     return {
         pk: (day, k, players, judge)
-        for pk, day, k, players, judge in Event.objects.filter(pk__in=ids).values_list(
-            "pk", "date", "k", "player_count", "level2_judge"
-        )
+        for pk, day, k, players, judge in Event.objects.filter(any_of("pk", ids))
+        .order_by()
+        .values_list("pk", "date", "k", "player_count", "level2_judge")
     }
 
 

@@ -16,7 +16,7 @@ from ratings.services.downloads import history_file_write
 from ratings.services.lists import participant_lists_refresh
 from ratings.services.recompute import lists_vacuum
 from ratings.services.runs import recompute_run_execute, recompute_runs_recover
-from ratings.snapshots import month_end_snapshots_write, snapshot_rows_tidy
+from ratings.snapshots import snapshot_rows_tidy, snapshots_write_ahead
 
 logger = logging.getLogger("ratings.worker")
 
@@ -40,8 +40,9 @@ def recompute_task(run_id: int) -> dict:
 @task(priority=AFTER_PUBLICATION_PRIORITY)
 def published_list_extras_task(category_id: int) -> None:
     """What a list's publication makes stale, written after it so that no visitor waits: the list and those
-    derived from it at the last two month ends, and the list's whole history to download; first, the pages of
-    those lists that a recompute from a date rewrote, marked all visible again (lists_vacuum).
+    derived from it at the last two month ends and at the end of last year, and the list's whole history to
+    download; first, the pages of those lists that a recompute from a date rewrote, marked all visible again
+    (lists_vacuum).
 
     A job of its own, after any recompute waiting: a correction queued meanwhile is published first (at a
     million matches these take seconds, and much longer under load).
@@ -51,7 +52,7 @@ def published_list_extras_task(category_id: int) -> None:
         each for each in Category.objects.filter(ruleset=Ruleset.DERIVED) if category.slug in each.component_list
     ]
     lists_vacuum(categories=[category, *derived])  # rewritten in part by a recompute from a date
-    month_end_snapshots_write(categories=[category, *derived])
+    snapshots_write_ahead(categories=[category, *derived])
     try:  # the history just published (history_file_write skips a file already of the current history)
         history_file_write(category=category)
     except OSError as error:  # storage full or away: the run is published all the same; the workers retry hourly

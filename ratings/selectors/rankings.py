@@ -364,8 +364,9 @@ def new_past_date_wait(
     A past date's list is written the first time it is asked for (1 to 5 s
     at a million matches, and everyone's pages slow down meanwhile), so dates
     not written yet are limited per client: PAST_DATES_NEW_PER_CLIENT per
-    PAST_DATES_WINDOW_SECONDS. Dates written already (the month ends always
-    are: snapshots.month_end_snapshots_write) and today's list cost nothing.
+    PAST_DATES_WINDOW_SECONDS. Dates written already (the last two month ends
+    and the end of last year always are: snapshots.snapshots_write_ahead) and
+    today's list cost nothing.
     """
     today = timezone.localdate()
     if as_of is None or as_of >= today or unlimited:

@@ -1,11 +1,12 @@
-"""Past dates: the month ends are written by the recompute job; other new dates are limited per client.
+"""Past dates: the month ends and the year end are written by the recompute job; other new dates are limited
+per client.
 
 A past date's list is written the first time someone asks for it (1 to 5 s
 at a million matches, and everyone's pages slow down meanwhile): seven
 clients cycling dates raised every visitor's median from 17 ms to 1.85 s.
 """
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.core.management import call_command
@@ -56,7 +57,7 @@ def test_a_client_asking_for_many_new_dates_is_told_when_to_try_again(two_months
     assert answers == [200] * LIMIT + [429]
     assert 0 < int(refused["Retry-After"]) <= 600
     html = refused.content.decode()
-    assert "Please try again in" in html and "end of each of the last two months" in html
+    assert "Please try again in" in html and "end of each of the last two months and of last year" in html
     assert ranking(Client(), days[-1], address=OTHER_VISITOR).status_code == 200  # someone else is not held up
     assert ranking(client, days[0]).status_code == 200  # a date written already costs nothing
     assert ranking(client, TODAY.isoformat()).status_code == 200  # nor does today
@@ -94,7 +95,9 @@ def test_staff_are_not_limited(two_months_rated, admin):  # noqa: F811
     assert {ranking(client, day).status_code for day in new_dates(LIMIT + 2)} == {200}
 
 
-def test_the_recompute_job_writes_the_month_end_lists_so_no_visitor_waits_for_them(two_months_rated):  # noqa: F811
+def test_the_recompute_job_writes_the_month_end_and_year_end_lists_so_no_visitor_waits_for_them(
+    two_months_rated,  # noqa: F811
+):
     RankingSnapshot.objects.all().delete()
     constructed = Category.objects.get(slug="constructed")
     run = recompute_enqueue(category=constructed, since=None, reason="a test")
@@ -105,15 +108,30 @@ def test_the_recompute_job_writes_the_month_end_lists_so_no_visitor_waits_for_th
     published_list_extras_task.call(*extras.args_kwargs["args"])  # as a job worker does next
 
     last = end_of_previous_month(TODAY)
+    year_end = date(TODAY.year - 1, 12, 31)
     written = set(RankingSnapshot.objects.filter(category__slug="constructed").values_list("as_of", flat=True))
-    assert written == {end_of_previous_month(last), last}
+    assert written == {end_of_previous_month(last), last, year_end}
     composite = RankingSnapshot.objects.filter(category__slug="composite").values_list("as_of", flat=True)
     assert set(composite) == written  # derived from constructed: written with it
     rows = SnapshotRating.objects.count()
     client = Client()
-    for _ in range(LIMIT + 1):  # more than the budget: the month end costs nothing
+    for _ in range(LIMIT + 1):  # more than the budget: the month end and the year end cost nothing
         assert ranking(client, last.isoformat()).status_code == 200
+        assert ranking(client, year_end.isoformat()).status_code == 200
     assert SnapshotRating.objects.count() == rows  # read, not written again
+
+
+@pytest.mark.parametrize(
+    ("today", "written"),
+    [
+        (date(2026, 11, 28), [date(2025, 12, 31), date(2026, 9, 30), date(2026, 10, 31)]),
+        (date(2027, 1, 15), [date(2026, 11, 30), date(2026, 12, 31)]),  # the year's end is last month's
+        (date(2027, 2, 1), [date(2026, 12, 31), date(2027, 1, 31)]),
+        (date(2027, 3, 31), [date(2026, 12, 31), date(2027, 1, 31), date(2027, 2, 28)]),
+    ],
+)
+def test_the_dates_written_ahead_are_the_last_two_month_ends_and_the_last_year_end(today, written):
+    assert snapshots.dates_written_ahead(today) == written
 
 
 @pytest.mark.django_db(transaction=True)  # the job worker commits

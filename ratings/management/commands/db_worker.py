@@ -39,7 +39,7 @@ from ratings.services.downloads import history_files_refresh
 from ratings.services.lists import current_lists_refresh_stale
 from ratings.services.official import official_lists_publish
 from ratings.services.runs import recompute_runs_recover
-from ratings.snapshots import month_end_snapshots_write
+from ratings.snapshots import snapshots_write_ahead
 
 logger = logging.getLogger("ratings.worker")
 
@@ -79,10 +79,11 @@ def _housekeep() -> None:
 
 
 def _month_end_lists() -> None:
-    """Each list at the last two month ends, written when missing (a new day or a new history needs them again),
-    and last month's official lists published when missing (on the first of the month, just after midnight)."""
+    """Each list at the last two month ends and at the end of last year, written when missing (a new day or a new
+    history needs them again), and last month's official lists published when missing (on the first of the
+    month, just after midnight)."""
     try:
-        written = month_end_snapshots_write(categories=Category.objects.all())
+        written = snapshots_write_ahead(categories=Category.objects.all())
         published = official_lists_publish()
     except DatabaseError as error:
         logger.warning("month-end lists not written: %s", error)

@@ -33,6 +33,7 @@ from ratings.selectors.history import (
     category_events,
     entry_seqs,
     event_facts,
+    events_of,
     history_last_entry_seq,
     history_start_seq,
     matches_by_id,
@@ -195,12 +196,7 @@ def _replayed_from_matches(impact, ruleset, since, replayed_rows, marked, change
     order: the reach is found by going through them, and when it is most of those who play (or some of its
     matches are not in the history yet), every one of them is replayed."""
     category = impact.category
-    events = {
-        pk: (day, k, players, judge)
-        for pk, day, k, players, judge in category_events(category)
-        .filter(date__gte=since)
-        .values_list("pk", "date", "k", "player_count", "level2_judge")
-    }
+    events = event_facts(category_events(category).filter(date__gte=since))
     matches = Match.objects.filter(
         event__in=category_events(category), event__date__gte=since, participant2__isnull=False
     )
@@ -285,9 +281,9 @@ def _along_history(category, ruleset, replayed_rows, marked: set, changed_match,
         if len(reached_at) > ALONG_HISTORY_REACHED_AT_MOST:
             return None
     ordered = sorted(matches_by_id(list(fetched)), key=lambda row: fetched[row[0]])
-    events = event_facts({row[1] for row in ordered})
+    events = event_facts(events_of({row[1] for row in ordered}))
     stream = list(replayed_rows(ordered, events))
-    events |= event_facts({row[1] for row in stream} - events.keys())
+    events |= event_facts(events_of({row[1] for row in stream} - events.keys()))
     rated = {pk for pk, (_, _, players, _) in events.items() if ruleset.is_rated(players)}
     replayed = [
         (event_id, one, two, games1, games2) for _, event_id, _, one, two, games1, games2 in stream if event_id in rated

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 
 from django.db import connection, transaction
-from django.db.models import Min
+from django.db.models import Min, QuerySet
 
 from events.models import Event, EventStatus, Match
 from lib.bulk import chunked, int_rows, rows_read
@@ -220,16 +220,20 @@ def matches_by_id(ids: list[int]) -> list[tuple[int, ...]]:
     return list(Match.objects.filter(any_of("id", ids)).order_by().values_list(*MATCH_COLUMNS))
 
 
-def event_facts(ids) -> dict[int, tuple[date, int, int, bool]]:
-    """Event id -> (date, K, players, Level II judge present), as the engine takes them, for the events of `ids`."""
-    if not ids:
-        return {}
+def event_facts(events) -> dict[int, tuple[date, int, int, bool]]:
+    """Event id -> (date, K, players, Level II judge present) of each of `events` (a queryset of events), as the
+    rating engine takes them (ratings.engine.history.EventFacts)."""
     return {
         pk: (day, k, players, judge)
-        for pk, day, k, players, judge in Event.objects.filter(any_of("pk", ids))
-        .order_by()
-        .values_list("pk", "date", "k", "player_count", "level2_judge")
+        for pk, day, k, players, judge in events.order_by().values_list(
+            "pk", "date", "k", "player_count", "level2_judge"
+        )
     }
+
+
+def events_of(ids) -> QuerySet:
+    """The events of `ids`, as one array however many."""
+    return Event.objects.filter(any_of("pk", ids))
 
 
 def history_last_entry_seq(category: Category) -> int:

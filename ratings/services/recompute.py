@@ -28,6 +28,7 @@ from ratings.models import Category, CurrentRating, EventScore, RatingEntry, Rul
 from ratings.selectors.history import (
     FETCH_ROWS,
     category_events,
+    event_facts,
     history_start_seq,
     matches_in_rating_order,
     states_before,
@@ -382,12 +383,7 @@ def _elo_recompute(
         playing = set(matches.order_by().values_list("participant1_id", flat=True).distinct())
         playing |= set(matches.order_by().values_list("participant2_id", flat=True).distinct())
         states = states_before(category, start_seq, playing | unrated)
-    events = {
-        pk: (day, k, players, judge)
-        for pk, day, k, players, judge in category_events(category)
-        .filter(pk__in=matches.values("event_id"))
-        .values_list("pk", "date", "k", "player_count", "level2_judge")
-    }
+    events = event_facts(category_events(category).filter(pk__in=matches.values("event_id")))
     ordered = matches_in_rating_order(matches)
     phases.lap("matches read")
     # A full recompute ends with everyone's standing in memory: keep today's and

@@ -28,6 +28,8 @@ from lib.counting import CountKept
 from lib.escaping import escaped
 
 TABLE_TEMPLATE = "players/table.html"
+# An event's tables of its players (standings, rating changes, an organizer's preview of them): rows a page.
+EVENT_PLAYERS_PER_PAGE = 100
 
 
 def configure(request, table, *, per_page: int):

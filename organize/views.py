@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.selectors import user_can_organize, user_manages_all_events
 from events.models import EventStatus
 from events.selectors import event_matches
-from lib.tables import configure
+from lib.tables import EVENT_PLAYERS_PER_PAGE, configure
 from organize import selectors, services
 from organize.filters import OrganizeEventFilter
 from organize.forms import (
@@ -44,7 +44,6 @@ from players.selectors import participant_names
 from ratings.preview import event_preview
 
 EVENTS_PER_PAGE = 50
-PREVIEW_ROWS_PER_PAGE = 100  # as the event page's rating changes
 BLANK_ROWS_AT_LEAST = 2
 ROWS_AT_MOST = 1000  # a form of more rows than this is a job for the upload
 MAX_ROUND = 32767
@@ -342,7 +341,7 @@ def preview(request, event_id):
         else:
             table = PreviewPointsTable(each.standings, rounding=rounding, prefix=prefix)
         table.anchor = f"preview-{each.category.slug}"
-        sections.append((each, configure(request, table, per_page=PREVIEW_ROWS_PER_PAGE)))
+        sections.append((each, configure(request, table, per_page=EVENT_PLAYERS_PER_PAGE)))
     # Named for the pages shown only: a large event's 900 players, in each list it feeds.
     shown = [table for _preview, table in sections]
     names = participant_names(participant_ids=set().union(*(table.participants_shown() for table in shown)))

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from corrections.selectors import match_corrections
 from events import selectors
 from events.models import VeknLevel
-from lib.tables import configure
+from lib.tables import EVENT_PLAYERS_PER_PAGE, configure
 from organize import selectors as organize_selectors
 from players.links import ParticipantLinks
 from players.selectors import participant_names
@@ -20,7 +20,6 @@ from ratings.models import Ruleset
 from ratings.selectors import events as event_ratings
 
 EVENTS_PER_PAGE = 50
-PARTICIPANTS_PER_PAGE = 100
 # Events with more matches than this show their matches one round at a time,
 ALL_ROUNDS_UP_TO = 300
 # and a round with more than this a page of its matches at a time (a 900-player event's round has 450).
@@ -113,14 +112,14 @@ def _standings_table(request, standings, scores, categories):
     table = StandingTable(
         standings, scores=scores, rounding=vekn.display_rounding if vekn else "round", prefix="standings-"
     )
-    return configure(request, table, per_page=PARTICIPANTS_PER_PAGE)
+    return configure(request, table, per_page=EVENT_PLAYERS_PER_PAGE)
 
 
 def _computed_standings_table(request, placings, names, *, teams: bool):
     if not placings:
         return None
     table = ComputedStandingTable(placings, names=names, team=teams, prefix="standings-")
-    return configure(request, table, per_page=PARTICIPANTS_PER_PAGE)
+    return configure(request, table, per_page=EVENT_PLAYERS_PER_PAGE)
 
 
 def _change_table(request, changes, *, teams: bool):
@@ -129,7 +128,7 @@ def _change_table(request, changes, *, teams: bool):
         changes.rows, rounding=changes.category.display_rounding, team=teams, prefix=f"{slug}-", order_by=("-change",)
     )
     table.anchor = f"ratings-{slug}"
-    return configure(request, table, per_page=PARTICIPANTS_PER_PAGE)
+    return configure(request, table, per_page=EVENT_PLAYERS_PER_PAGE)
 
 
 def _round_shown(request, rounds) -> int | None:
